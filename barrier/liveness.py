@@ -1,0 +1,29 @@
+"""Which variables a statement list declares and uses: the data the barrier passes split on."""
+
+from __future__ import annotations
+
+from transpiler import ir
+
+
+def used_symbols(node: ir.Node) -> set[int]:
+    return {n.sym for n in node.walk() if isinstance(n, ir.Name) and n.sym}
+
+
+def top_level_decls(stmts: tuple[ir.Stmt, ...] | list[ir.Stmt]) -> dict[int, ir.VarDecl]:
+    return {s.sym: s for s in stmts if isinstance(s, ir.VarDecl) and s.storage == "auto"}
+
+
+def contains_return(stmts) -> bool:
+    return any(isinstance(n, ir.Return) for s in stmts for n in s.walk())
+
+
+def per_thread_array_type(type_spelling: str, threads: int) -> str:
+    """The type of per-block storage holding one ``type_spelling`` per thread."""
+    base = type_spelling
+    for qualifier in ("const ", "volatile "):
+        if base.startswith(qualifier):
+            base = base[len(qualifier):]
+    if base.endswith("]") and "[" in base:
+        i = base.index("[")
+        return f"{base[:i].rstrip()}[{threads}]{base[i:]}"
+    return f"{base}[{threads}]"

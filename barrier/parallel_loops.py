@@ -1,0 +1,82 @@
+"""Pass ``parallel-loops``: a kernel becomes a parallel loop over blocks around a loop over threads.
+
+Requires: a kernel straight from the front end.  Guarantees: the kernel body is one
+:class:`~transpiler.ir.GridLoop` whose body holds the per-block ``__shared__`` declarations
+(hoisted from wherever they were written: they exist once per block) and then one
+:class:`~transpiler.ir.ThreadLoop` with the rest of the body, barriers still in place.
+
+Before::
+
+    __global__ void k(float *a) {
+        __shared__ float s[64];
+        s[threadIdx.x] = a[threadIdx.x];
+        __syncthreads();
+        a[threadIdx.x] = s[63 - threadIdx.x];
+    }
+
+After::
+
+    k: GridLoop {
+        float s[64];
+        ThreadLoop { s[threadIdx.x] = a[threadIdx.x]; Barrier; a[threadIdx.x] = s[63 - threadIdx.x]; }
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from transpiler import ir
+from transpiler.diagnostics import CompileError, error
+from transpiler.passes import PassContext, map_kernels, register
+
+
+def _is_shared(node: ir.Node) -> bool:
+    return isinstance(node, ir.VarDecl) and node.storage in ("shared", "shared_dynamic")
+
+
+def split_shared(body: ir.Stmt) -> tuple[ir.Stmt, list[ir.VarDecl]]:
+    """Remove every ``__shared__`` declaration from ``body``; return the rest and the decls."""
+    found: list[ir.VarDecl] = []
+    removed = ir.Empty()
+
+    def strip(node: ir.Node) -> ir.Node:
+        if _is_shared(node):
+            found.append(node)
+            return removed
+        if isinstance(node, ir.Block) and any(s is removed for s in node.stmts):
+            return replace(node, stmts=tuple(s for s in node.stmts if s is not removed))
+        return node
+
+    stripped = ir.transform(body, strip)
+    if stripped is removed:
+        stripped = ir.Empty(loc=body.loc)
+    names: dict[str, ir.VarDecl] = {}
+    for decl in found:
+        other = names.get(decl.name)
+        if other is not None:
+            raise CompileError([error(decl.loc, f"two __shared__ variables named '{decl.name}' in one "
+                                      "kernel are not supported (rename one)")])
+        names[decl.name] = decl
+    return stripped, found
+
+
+@register
+@dataclass(frozen=True)
+class ParallelLoops:
+    name = "parallel-loops"
+    required = True
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: self.kernel(k, ctx))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+        ctx.report(kernel)
+        if isinstance(kernel.body, ir.GridLoop):
+            return kernel
+        body, shared = split_shared(kernel.body)
+        static = tuple(d for d in shared if d.storage == "shared")
+        dynamic = tuple(d for d in shared if d.storage == "shared_dynamic")
+        thread_loop = ir.ThreadLoop(ir.as_block(body), loc=kernel.loc)
+        grid = ir.GridLoop(ir.Block(static + (thread_loop,), loc=kernel.loc), dynamic, loc=kernel.loc)
+        return replace(kernel, body=grid)

@@ -1,0 +1,113 @@
+"""libclang functions that the Python bindings of the wheel do not wrap.
+
+libclang 17 added operator-kind queries to its C API (``clang_getCursorBinaryOperatorKind`` and
+friends); they tell the operator of a BINARY_OPERATOR / UNARY_OPERATOR cursor even when its tokens
+come from a macro expansion, which re-lexing the cursor's extent cannot.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from functools import cache
+
+import clang.cindex as ci
+
+
+@cache
+def _lib():
+    lib = ci.conf.lib
+    for prefix in ("Binary", "Unary"):
+        kind = getattr(lib, f"clang_getCursor{prefix}OperatorKind")
+        kind.argtypes = [ci.Cursor]
+        kind.restype = ctypes.c_int
+        spelling = getattr(lib, f"clang_get{prefix}OperatorKindSpelling")
+        spelling.argtypes = [ctypes.c_int]
+        spelling.restype = ci._CXString
+        spelling.errcheck = ci._CXString.from_result
+    return lib
+
+
+def binary_operator(cursor: ci.Cursor) -> str:
+    lib = _lib()
+    return lib.clang_getBinaryOperatorKindSpelling(lib.clang_getCursorBinaryOperatorKind(cursor))
+
+
+def unary_operator(cursor: ci.Cursor) -> str:
+    """The operator's spelling; postfix ++/-- are returned as "post++"/"post--"."""
+    lib = _lib()
+    kind = lib.clang_getCursorUnaryOperatorKind(cursor)
+    # CXUnaryOperatorKind: 1 PostInc, 2 PostDec, 3 PreInc, 4 PreDec, ...
+    if kind == 1:
+        return "post++"
+    if kind == 2:
+        return "post--"
+    return lib.clang_getUnaryOperatorKindSpelling(kind)
+
+
+@cache
+def _lib13():
+    lib = ci.conf.lib
+    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
+    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+    lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_cursor_result
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_getSpellingLocation.argtypes = [
+        ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_uint),
+        ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
+    return lib
+
+
+def var_decl_initializer(cursor: ci.Cursor) -> ci.Cursor | None:
+    """The initializer expression of a VAR_DECL, or None (array bounds are not initializers)."""
+    init = _lib13().clang_Cursor_getVarDeclInitializer(cursor)
+    if init is None or init.kind in (ci.CursorKind.NO_DECL_FOUND, ci.CursorKind.INVALID_FILE):
+        return None
+    return init
+
+
+def evaluate(cursor: ci.Cursor) -> int | float | None:
+    """Evaluate a constant expression (used for literals spelled through macros)."""
+    lib = _lib13()
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind(result)
+        if kind == 1:  # CXEval_Int
+            if lib.clang_EvalResult_isUnsignedInt(result):
+                return lib.clang_EvalResult_getAsUnsigned(result)
+            return lib.clang_EvalResult_getAsLongLong(result)
+        if kind == 2:  # CXEval_Float
+            return lib.clang_EvalResult_getAsDouble(result)
+        return None
+    finally:
+        lib.clang_EvalResult_dispose(result)
+
+
+def spelling_offset(location: ci.SourceLocation) -> int:
+    """Byte offset of where the token at ``location`` is spelled (inside a macro body, if any)."""
+    lib = _lib13()
+    offset = ctypes.c_uint()
+    line, col = ctypes.c_uint(), ctypes.c_uint()
+    file = ctypes.c_void_p()
+    lib.clang_getSpellingLocation(location, ctypes.byref(file), ctypes.byref(line),
+                                  ctypes.byref(col), ctypes.byref(offset))
+    return offset.value
+
+
+def from_macro(cursor: ci.Cursor) -> bool:
+    """True when the cursor's first token comes from a macro expansion."""
+    start = cursor.extent.start
+    return start.file is not None and spelling_offset(start) != start.offset

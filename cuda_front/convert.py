@@ -1,0 +1,598 @@
+"""Convert libclang cursors of device code into cuda2cpu IR.
+
+One :class:`Converter` per translation unit.  It turns the body of each ``__global__`` function
+(and of each ``__device__`` function that needs translation) into IR statements and expressions,
+records every declaration it meets in a symbol table, and raises :class:`CompileError` at the
+first construct it cannot represent faithfully, located at that construct.
+
+Before (CUDA)::
+
+    __global__ void k(float *a) { a[threadIdx.x] = 0; __syncthreads(); }
+
+After (IR)::
+
+    Kernel(name='k', params=(Param('a', 'float *'),),
+           body=Block((ExprStmt(Assign('=', Index(Name('a'), Builtin('threadIdx', 'x')),
+                                       Literal('0'))),
+                       Barrier())))
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import clang.cindex as ci
+
+from cuda_front import clang_ext
+from transpiler import ir
+from transpiler.diagnostics import CompileError, SourceLoc, error, unsupported
+
+K = ci.CursorKind
+
+BUILTIN_VARS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
+BARRIER_FUNCTIONS = frozenset({"__syncthreads"})
+#: Device-side calls with no faithful CPU meaning yet; each is a located error.
+UNSUPPORTED_CALLS = {
+    "__syncthreads_count": "__syncthreads_count()",
+    "__syncthreads_and": "__syncthreads_and()",
+    "__syncthreads_or": "__syncthreads_or()",
+    "__syncwarp": "__syncwarp()",
+    "__shfl_sync": "warp shuffle __shfl_sync()",
+    "__shfl_up_sync": "warp shuffle __shfl_up_sync()",
+    "__shfl_down_sync": "warp shuffle __shfl_down_sync()",
+    "__shfl_xor_sync": "warp shuffle __shfl_xor_sync()",
+    "__ballot_sync": "warp vote __ballot_sync()",
+    "__any_sync": "warp vote __any_sync()",
+    "__all_sync": "warp vote __all_sync()",
+    "__activemask": "__activemask()",
+    "__cudaPushCallConfiguration": "a kernel launch from device code (dynamic parallelism)",
+}
+
+_CAST_STYLES = {
+    K.CSTYLE_CAST_EXPR: "c",
+    K.CXX_STATIC_CAST_EXPR: "static",
+    K.CXX_REINTERPRET_CAST_EXPR: "reinterpret",
+    K.CXX_CONST_CAST_EXPR: "const",
+}
+
+_OPERATOR_NAMES = {
+    "operator+", "operator-", "operator*", "operator/", "operator%", "operator^", "operator&",
+    "operator|", "operator~", "operator!", "operator=", "operator<", "operator>", "operator+=",
+    "operator-=", "operator*=", "operator/=", "operator%=", "operator^=", "operator&=",
+    "operator|=", "operator<<", "operator>>", "operator>>=", "operator<<=", "operator==",
+    "operator!=", "operator<=", "operator>=", "operator&&", "operator||", "operator++",
+    "operator--", "operator[]", "operator()", "operator->", "operator,",
+}
+
+
+def location(cursor: ci.Cursor) -> SourceLoc:
+    loc = cursor.location
+    return SourceLoc(loc.file.name if loc.file else "<built-in>", loc.line, loc.column)
+
+
+def tokens_text(tokens) -> str:
+    """Join tokens compactly: a space only where two words would otherwise fuse."""
+    out = ""
+    for tok in tokens:
+        s = tok.spelling
+        if out and (out[-1].isalnum() or out[-1] == "_") and (s[0].isalnum() or s[0] == "_"):
+            out += " "
+        out += s
+    return out
+
+
+def symbol_id(cursor: ci.Cursor) -> int:
+    return cursor.hash
+
+
+class Converter:
+    """Turns device-code cursors into IR; keeps the symbol table of everything it declared."""
+
+    def __init__(self) -> None:
+        self.symbols: dict[int, ir.Symbol] = {}
+
+    # ---------------------------------------------------------------------------- functions
+
+    def kernel(self, cursor: ci.Cursor) -> ir.Kernel:
+        params = self.params(cursor)
+        body = self.function_body(cursor)
+        return ir.Kernel(cursor.spelling, params, body, template=template_header(cursor),
+                         qualifiers=_qualifiers(cursor), loc=location(cursor))
+
+    def device_function(self, cursor: ci.Cursor) -> ir.DeviceFunction:
+        return ir.DeviceFunction(cursor.spelling, cursor.result_type.spelling, self.params(cursor),
+                                 self.function_body(cursor), template=template_header(cursor),
+                                 qualifiers=_qualifiers(cursor), loc=location(cursor))
+
+    def params(self, cursor: ci.Cursor) -> tuple[ir.Param, ...]:
+        params = []
+        for child in cursor.get_children():
+            if child.kind != K.PARM_DECL:
+                continue
+            name = child.spelling
+            if not name:
+                raise unsupported(location(child), "an unnamed kernel parameter")
+            sym = symbol_id(child)
+            self.symbols[sym] = ir.Symbol(sym, name, child.type.spelling, "param", location(child))
+            params.append(ir.Param(sym, name, child.type.spelling, loc=location(child)))
+        return tuple(params)
+
+    def function_body(self, cursor: ci.Cursor) -> ir.Block:
+        for child in cursor.get_children():
+            if child.kind == K.COMPOUND_STMT:
+                return self.block(child)
+        raise CompileError([error(location(cursor), f"'{cursor.spelling}' has no body")])
+
+    # ---------------------------------------------------------------------------- statements
+
+    def block(self, cursor: ci.Cursor) -> ir.Block:
+        stmts: list[ir.Stmt] = []
+        for child in cursor.get_children():
+            stmts.extend(self.stmts(child))
+        return ir.Block(tuple(stmts), loc=location(cursor))
+
+    def stmt(self, cursor: ci.Cursor) -> ir.Stmt:
+        """One statement; a declaration of several variables becomes a Block without braces
+        semantics only where a single statement is required (an if/for body)."""
+        result = self.stmts(cursor)
+        if len(result) == 1:
+            return result[0]
+        return ir.Block(tuple(result), loc=location(cursor))
+
+    def stmts(self, cursor: ci.Cursor) -> list[ir.Stmt]:
+        kind = cursor.kind
+        loc = location(cursor)
+        if kind == K.COMPOUND_STMT:
+            return [self.block(cursor)]
+        if kind == K.DECL_STMT:
+            return [self.var_decl(c) for c in cursor.get_children() if c.kind != K.TYPE_REF]
+        if kind == K.NULL_STMT:
+            return [ir.Empty(loc=loc)]
+        if kind == K.IF_STMT:
+            return [self.if_stmt(cursor)]
+        if kind == K.FOR_STMT:
+            return [self.for_stmt(cursor)]
+        if kind == K.WHILE_STMT:
+            children = list(cursor.get_children())
+            if len(children) != 2 or children[0].kind == K.VAR_DECL:
+                raise unsupported(loc, "a declaration in a while condition")
+            return [ir.While(self.expr(children[0]), self.stmt(children[1]), loc=loc)]
+        if kind == K.DO_STMT:
+            body, cond = list(cursor.get_children())
+            return [ir.DoWhile(self.stmt(body), self.expr(cond), loc=loc)]
+        if kind == K.RETURN_STMT:
+            children = list(cursor.get_children())
+            return [ir.Return(self.expr(children[0]) if children else None, loc=loc)]
+        if kind == K.BREAK_STMT:
+            return [ir.Break(loc=loc)]
+        if kind == K.CONTINUE_STMT:
+            return [ir.Continue(loc=loc)]
+        if kind == K.SWITCH_STMT:
+            children = list(cursor.get_children())
+            if len(children) != 2:
+                raise unsupported(loc, "a switch with an initializer or declaration")
+            return [ir.Switch(self.expr(children[0]), self.stmt(children[1]), loc=loc)]
+        if kind == K.CASE_STMT:
+            value, body = list(cursor.get_children())
+            return [ir.Case(self.expr(value), self.stmt(body), loc=loc)]
+        if kind == K.DEFAULT_STMT:
+            (body,) = list(cursor.get_children())
+            return [ir.Case(None, self.stmt(body), loc=loc)]
+        if kind in (K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.LABEL_STMT):
+            raise unsupported(loc, "goto and labels in device code")
+        if kind in (K.ASM_STMT, K.MS_ASM_STMT):
+            raise unsupported(loc, "inline assembly in device code")
+        if kind.is_expression() or kind == K.UNEXPOSED_EXPR:
+            if _is_barrier_call(cursor):
+                return [ir.Barrier(loc=loc)]
+            expr = self.expr(cursor)
+            return [ir.ExprStmt(expr, loc=loc)]
+        raise unsupported(loc, f"the statement kind {kind.name.lower()} in device code")
+
+    def var_decl(self, cursor: ci.Cursor) -> ir.VarDecl:
+        loc = location(cursor)
+        if cursor.kind != K.VAR_DECL:
+            raise unsupported(loc, f"a local {cursor.kind.name.lower()} declaration in device code")
+        attrs = {c.kind for c in cursor.get_children()}
+        storage = "auto"
+        if K.CUDASHARED_ATTR in attrs:
+            extern = cursor.storage_class == ci.StorageClass.EXTERN
+            storage = "shared_dynamic" if extern else "shared"
+        elif cursor.storage_class == ci.StorageClass.STATIC:
+            raise unsupported(loc, "a static local variable in device code")
+        elif K.CUDACONSTANT_ATTR in attrs or K.CUDADEVICE_ATTR in attrs:
+            raise unsupported(loc, "a __device__ or __constant__ variable declared inside a function")
+        init_cursor = clang_ext.var_decl_initializer(cursor)
+        init = None
+        if init_cursor is not None:
+            if storage != "auto":
+                raise unsupported(loc, "an initializer on a __shared__ variable")
+            init = self.initializer(init_cursor, cursor)
+        sym = symbol_id(cursor)
+        kind = "shared" if storage.startswith("shared") else "local"
+        type_spelling = cursor.type.spelling
+        if type_spelling.startswith("auto") and init is None:
+            raise unsupported(loc, "an 'auto' declaration without an initializer")
+        self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)
+        return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
+
+    def initializer(self, init: ci.Cursor, decl: ci.Cursor) -> ir.Expr | None:
+        """A declaration's initializer; a constructor call ``T x(a, b)`` becomes ``T(a, b)``."""
+        expr = self.expr(init)
+        return expr
+
+    def if_stmt(self, cursor: ci.Cursor) -> ir.If:
+        loc = location(cursor)
+        children = list(cursor.get_children())
+        if any(c.kind in (K.VAR_DECL, K.DECL_STMT) for c in children):
+            raise unsupported(loc, "a declaration in an if condition")
+        if len(children) == 2:
+            return ir.If(self.expr(children[0]), self.stmt(children[1]), loc=loc)
+        if len(children) == 3:
+            return ir.If(self.expr(children[0]), self.stmt(children[1]), self.stmt(children[2]), loc=loc)
+        raise unsupported(loc, "this form of if statement")
+
+    def for_stmt(self, cursor: ci.Cursor) -> ir.For:
+        """libclang omits absent for-header parts, so place the children by the header's ';'."""
+        loc = location(cursor)
+        children = list(cursor.get_children())
+        body = children[-1]
+        header = children[:-1]
+        semis = _for_header_semicolons(cursor)
+        if semis is None:
+            raise unsupported(loc, "a for loop whose header comes from a macro or is range-based")
+        first_semi, second_semi = semis
+        init = cond = step = None
+        for part in header:
+            start = part.extent.start.offset
+            if clang_ext.from_macro(part):
+                start = clang_ext.spelling_offset(part.extent.start)
+            if start < first_semi:
+                init = self.stmt(part) if part.kind == K.DECL_STMT else ir.ExprStmt(self.expr(part), loc=location(part))
+            elif start < second_semi:
+                if part.kind == K.VAR_DECL:
+                    raise unsupported(location(part), "a declaration in a for condition")
+                cond = self.expr(part)
+            else:
+                step = self.expr(part)
+        return ir.For(init, cond, step, self.stmt(body), loc=loc)
+
+    # ---------------------------------------------------------------------------- expressions
+
+    def expr(self, cursor: ci.Cursor) -> ir.Expr:
+        result = self.expr_or_none(cursor)
+        if result is None:
+            raise unsupported(location(cursor), "an implicit expression in this position")
+        return result
+
+    def expr_or_none(self, cursor: ci.Cursor) -> ir.Expr | None:
+        kind = cursor.kind
+        loc = location(cursor)
+        children = list(cursor.get_children())
+        if kind == K.UNEXPOSED_EXPR:
+            return self.unexposed(cursor, children)
+        if kind == K.PAREN_EXPR:
+            return self.expr(children[0])
+        if kind == K.DECL_REF_EXPR:
+            return self.decl_ref(cursor)
+        if kind == K.OVERLOADED_DECL_REF:
+            return ir.Name(cursor.spelling, 0, loc=loc)
+        if kind == K.MEMBER_REF_EXPR:
+            return self.member(cursor, children)
+        if kind == K.ARRAY_SUBSCRIPT_EXPR:
+            return ir.Index(self.expr(children[0]), self.expr(children[1]), loc=loc)
+        if kind == K.CALL_EXPR:
+            return self.call(cursor, children)
+        if kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.STRING_LITERAL):
+            return ir.Literal(self.literal_text(cursor), loc=loc)
+        if kind == K.CXX_BOOL_LITERAL_EXPR:
+            value = clang_ext.evaluate(cursor)
+            return ir.Literal("true" if value else "false", loc=loc)
+        if kind == K.CXX_NULL_PTR_LITERAL_EXPR:
+            return ir.Literal("nullptr", loc=loc)
+        if kind == K.GNU_NULL_EXPR:
+            return ir.Literal("NULL", loc=loc)
+        if kind == K.UNARY_OPERATOR:
+            op = clang_ext.unary_operator(cursor)
+            if op.startswith("post"):
+                return ir.Unary(op[4:], self.expr(children[0]), postfix=True, loc=loc)
+            if op not in ("+", "-", "!", "~", "*", "&", "++", "--"):
+                raise unsupported(loc, f"the unary operator '{op}'")
+            return ir.Unary(op, self.expr(children[0]), loc=loc)
+        if kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            op = clang_ext.binary_operator(cursor)
+            lhs, rhs = self.expr(children[0]), self.expr(children[1])
+            if op in (".*", "->*"):
+                raise unsupported(loc, f"the pointer-to-member operator '{op}'")
+            if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+                return ir.Assign(op, lhs, rhs, loc=loc)
+            return ir.Binary(op, lhs, rhs, loc=loc)
+        if kind == K.CONDITIONAL_OPERATOR:
+            c, t, e = (self.expr(ch) for ch in children)
+            return ir.Conditional(c, t, e, loc=loc)
+        if kind in _CAST_STYLES:
+            operand = [c for c in children if c.kind != K.TYPE_REF and c.kind != K.TEMPLATE_REF]
+            return ir.Cast(cursor.type.spelling, self.expr(operand[-1]), _CAST_STYLES[kind], loc=loc)
+        if kind == K.CXX_FUNCTIONAL_CAST_EXPR:
+            return self.functional_cast(cursor, children)
+        if kind == K.INIT_LIST_EXPR:
+            return ir.InitList(tuple(self.expr(c) for c in children), loc=loc)
+        if kind == K.CXX_UNARY_EXPR:
+            return self.sizeof(cursor, children)
+        if kind == K.LAMBDA_EXPR:
+            raise unsupported(loc, "a lambda in device code")
+        if kind in (K.CXX_NEW_EXPR, K.CXX_DELETE_EXPR):
+            raise unsupported(loc, "new/delete in device code")
+        if kind == K.CXX_THIS_EXPR:
+            raise unsupported(loc, "'this' in device code")
+        if kind == K.CXX_THROW_EXPR:
+            raise unsupported(loc, "throw in device code")
+        if kind == K.PACK_EXPANSION_EXPR:
+            raise unsupported(loc, "a parameter pack expansion in device code")
+        raise unsupported(loc, f"the expression kind {kind.name.lower()} in device code")
+
+    def unexposed(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | None:
+        """Implicit conversions and other wrappers clang does not expose: see through them."""
+        exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if not children:
+            # A defaulted argument or an implicit value: nothing was written in the source.
+            if cursor.extent.start.line == 0 or cursor.extent.start.offset == cursor.extent.end.offset:
+                return None
+            text = tokens_text(cursor.get_tokens())
+            if text:
+                return ir.Name(text, 0, loc=location(cursor))
+            return None
+        if len(exprs) == 1 and len(children) == 1:
+            return self.expr_or_none(exprs[0])
+        if any(c.kind == K.TYPE_REF for c in children) and len(exprs) <= 1:
+            # T(x) on a dependent type inside a template (CXXUnresolvedConstructExpr).
+            type_text = _type_ref_text(cursor)
+            args = tuple(self.expr(c) for c in exprs)
+            if type_text:
+                return ir.Construct(type_text, args, loc=location(cursor))
+        if len(exprs) == 1:
+            return self.expr_or_none(exprs[0])
+        raise unsupported(location(cursor), "this implicit expression")
+
+    def decl_ref(self, cursor: ci.Cursor) -> ir.Expr:
+        loc = location(cursor)
+        name = cursor.spelling
+        if name in BUILTIN_VARS and _is_builtin_decl(cursor.referenced):
+            return ir.BuiltinVector(name, loc=loc)
+        if name == "warpSize" and _is_builtin_decl(cursor.referenced):
+            return ir.Builtin("warpSize", "", loc=loc)
+        ref = cursor.referenced
+        sym = 0
+        if ref is not None:
+            sym = symbol_id(ref)
+            if sym not in self.symbols:
+                self.symbols[sym] = ir.Symbol(sym, name, ref.type.spelling, _global_kind(ref), location(ref))
+        return ir.Name(_qualified_name(cursor), sym, loc=loc)
+
+    def member(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        loc = location(cursor)
+        bases = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if not bases:
+            raise unsupported(loc, "an implicit member access (this->member) in device code")
+        base_cursor = bases[0]
+        base = self.expr(base_cursor)
+        if isinstance(base, ir.BuiltinVector):
+            if cursor.spelling not in ("x", "y", "z"):
+                raise unsupported(loc, f"the member '{cursor.spelling}' of {base.var}")
+            return ir.Builtin(base.var, cursor.spelling, loc=loc)
+        return ir.Member(base, cursor.spelling, _is_arrow(cursor, base_cursor), loc=loc)
+
+    def call(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        loc = location(cursor)
+        name = cursor.spelling
+        ref = cursor.referenced
+        if name in UNSUPPORTED_CALLS:
+            raise unsupported(loc, UNSUPPORTED_CALLS[name])
+        if name in BARRIER_FUNCTIONS:
+            raise unsupported(loc, "__syncthreads() used as a value")
+        arg_cursors = list(cursor.get_arguments())
+        args = tuple(a for a in (self.expr_or_none(c) for c in arg_cursors) if a is not None)
+        if ref is not None and ref.kind == K.CONSTRUCTOR:
+            return self.constructor_call(cursor, args, loc)
+        if name in _OPERATOR_NAMES:
+            return _operator_call(name, args, loc)
+        callee_cursors = children[: len(children) - len(arg_cursors)]
+        if not callee_cursors:
+            return ir.Call(name, args, loc=loc)
+        callee_cursor = callee_cursors[0]
+        callee = self.expr(callee_cursor)
+        if isinstance(callee, ir.Name):
+            if callee.name in UNSUPPORTED_CALLS:
+                raise unsupported(loc, UNSUPPORTED_CALLS[callee.name])
+            if callee.name in BARRIER_FUNCTIONS:
+                raise unsupported(loc, "__syncthreads() used as a value")
+            return ir.Call(callee.name, args, callee.sym, loc=loc)
+        return ir.IndirectCall(callee, args, loc=loc)
+
+    def constructor_call(self, cursor: ci.Cursor, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:
+        type_name = cursor.type.spelling
+        # A copy or move of a value of the same class is written as the value itself.
+        if len(args) == 1:
+            only = list(cursor.get_arguments())[0]
+            if only.type.get_canonical().spelling.replace("const ", "") == cursor.type.get_canonical().spelling:
+                return args[0]
+        return ir.Construct(type_name, args, loc=loc)
+
+    def functional_cast(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        loc = location(cursor)
+        exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        type_name = cursor.type.spelling
+        if len(exprs) == 1:
+            inner = exprs[0]
+            while inner.kind == K.UNEXPOSED_EXPR and len(list(inner.get_children())) == 1:
+                inner = list(inner.get_children())[0]
+            if inner.kind == K.CALL_EXPR and inner.referenced is not None and inner.referenced.kind == K.CONSTRUCTOR:
+                args = tuple(a for a in (self.expr_or_none(c) for c in inner.get_arguments()) if a is not None)
+                return ir.Construct(type_name, args, loc=loc)
+            if inner.kind == K.INIT_LIST_EXPR:
+                init = self.expr(inner)
+                return ir.Construct(type_name, init.elements, braces=True, loc=loc)
+            return ir.Cast(type_name, self.expr(exprs[0]), "functional", loc=loc)
+        args = tuple(self.expr(c) for c in exprs)
+        return ir.Construct(type_name, args, loc=loc)
+
+    def sizeof(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        loc = location(cursor)
+        tokens = [t.spelling for t in cursor.get_tokens()]
+        op = tokens[0] if tokens and tokens[0] in ("sizeof", "alignof", "__alignof__", "_Alignof") else None
+        if op is None or clang_ext.from_macro(cursor):
+            value = clang_ext.evaluate(cursor)
+            if value is None:
+                raise unsupported(loc, "sizeof/alignof inside a macro on a dependent type")
+            return ir.Literal(f"{value}ul", loc=loc)
+        op = "sizeof" if op == "sizeof" else "alignof"
+        exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if exprs:
+            return ir.SizeOf(op, operand=self.expr(exprs[0]), loc=loc)
+        # sizeof(type): the written type is the text between the parentheses.
+        return ir.SizeOf(op, type=tokens_text(list(cursor.get_tokens())[2:-1]), loc=loc)
+
+    def literal_text(self, cursor: ci.Cursor) -> str:
+        tokens = list(cursor.get_tokens())
+        if len(tokens) == 1 and tokens[0].kind == ci.TokenKind.LITERAL and not clang_ext.from_macro(cursor):
+            return tokens[0].spelling
+        value = clang_ext.evaluate(cursor)
+        if value is None:
+            raise unsupported(location(cursor), "a literal spelled through a macro")
+        type_name = cursor.type.get_canonical().spelling
+        if isinstance(value, float):
+            text = repr(value)
+            if text in ("inf", "-inf", "nan"):
+                raise unsupported(location(cursor), "a non-finite literal")
+            return text + ("f" if type_name == "float" else "")
+        suffix = {"unsigned int": "u", "long": "l", "unsigned long": "ul", "long long": "ll",
+                  "unsigned long long": "ull"}.get(type_name, "")
+        if type_name == "char":
+            return f"(char){value}"
+        return f"{value}{suffix}"
+
+
+# ------------------------------------------------------------------------------------ helpers
+
+
+def _is_barrier_call(cursor: ci.Cursor) -> bool:
+    while cursor.kind == K.UNEXPOSED_EXPR:
+        children = list(cursor.get_children())
+        if len(children) != 1:
+            return False
+        cursor = children[0]
+    return cursor.kind == K.CALL_EXPR and cursor.spelling in BARRIER_FUNCTIONS
+
+
+def _is_builtin_decl(ref: ci.Cursor | None) -> bool:
+    """True for the builtin index variables declared by MocCUDA's header (not a user's own)."""
+    if ref is None or ref.location.file is None:
+        return False
+    return Path(ref.location.file.name).name == "cuda_runtime.h" or "moccuda" in ref.location.file.name
+
+
+def _global_kind(ref: ci.Cursor) -> str:
+    if ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+        return "function"
+    if ref.kind == K.VAR_DECL:
+        return "global"
+    if ref.kind == K.ENUM_CONSTANT_DECL:
+        return "constant"
+    return "other"
+
+
+def _qualified_name(cursor: ci.Cursor) -> str:
+    """The name as written, with its namespace qualifiers and explicit template arguments."""
+    name = cursor.spelling
+    if clang_ext.from_macro(cursor):
+        qualifiers = [c.spelling for c in cursor.get_children()
+                      if c.kind in (K.NAMESPACE_REF, K.TYPE_REF, K.TEMPLATE_REF)]
+        return "::".join(qualifiers + [name])
+    text = tokens_text(cursor.get_tokens())
+    return text if text and name in text else name
+
+
+def _type_ref_text(cursor: ci.Cursor) -> str:
+    refs = [c for c in cursor.get_children() if c.kind == K.TYPE_REF]
+    return refs[0].spelling if refs else ""
+
+
+def _is_arrow(cursor: ci.Cursor, base: ci.Cursor) -> bool:
+    base_type = base.type.get_canonical()
+    if base_type.kind == ci.TypeKind.POINTER:
+        return True
+    if base_type.kind in (ci.TypeKind.RECORD, ci.TypeKind.ELABORATED, ci.TypeKind.TYPEDEF,
+                          ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE):
+        return False
+    # A dependent type: read the operator written after the base.
+    end = base.extent.end.offset
+    for tok in cursor.get_tokens():
+        if tok.extent.start.offset >= end and tok.spelling in (".", "->"):
+            return tok.spelling == "->"
+    return False
+
+
+def _operator_call(name: str, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:
+    op = name[len("operator"):]
+    if op == "[]" and len(args) == 2:
+        return ir.Index(args[0], args[1], loc=loc)
+    if op == "()":
+        return ir.IndirectCall(args[0], args[1:], loc=loc)
+    if len(args) == 2 and op in ("++", "--"):
+        return ir.Unary(op, args[0], postfix=True, loc=loc)
+    if len(args) == 1:
+        return ir.Unary(op, args[0], loc=loc)
+    if len(args) == 2:
+        if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+            return ir.Assign(op, args[0], args[1], loc=loc)
+        return ir.Binary(op, args[0], args[1], loc=loc)
+    raise unsupported(loc, f"the overloaded operator '{op}' with {len(args)} operands")
+
+
+def _for_header_semicolons(cursor: ci.Cursor) -> tuple[int, int] | None:
+    tokens = list(cursor.get_tokens())
+    if len(tokens) < 2 or tokens[0].spelling != "for" or tokens[1].spelling != "(":
+        return None
+    depth = 0
+    semis = []
+    for tok in tokens[1:]:
+        s = tok.spelling
+        if s in ("(", "[", "{"):
+            depth += 1
+        elif s in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif s == ";" and depth == 1:
+            semis.append(tok.extent.start.offset)
+        elif s == ":" and depth == 1:
+            return None  # range-based for
+    if len(semis) != 2:
+        return None
+    return semis[0], semis[1]
+
+
+def template_header(cursor: ci.Cursor) -> str:
+    """``template <...>`` as written before a function template, or ""."""
+    if cursor.kind != K.FUNCTION_TEMPLATE:
+        return ""
+    tokens = list(cursor.get_tokens())
+    if not tokens or tokens[0].spelling != "template":
+        raise unsupported(location(cursor), "a function template whose header comes from a macro")
+    depth = 0
+    for i, tok in enumerate(tokens[1:], start=1):
+        if tok.spelling == "<":
+            depth += 1
+        elif tok.spelling == ">":
+            depth -= 1
+        elif tok.spelling == ">>":
+            depth -= 2
+        if depth <= 0:
+            return "template <" + tokens_text(tokens[2:i]).replace(",", ", ") + ">"
+    raise unsupported(location(cursor), "this template header")
+
+
+def _qualifiers(cursor: ci.Cursor) -> str:
+    if cursor.storage_class == ci.StorageClass.STATIC:
+        return "static"
+    return ""

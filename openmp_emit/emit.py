@@ -1,0 +1,195 @@
+"""Emit lowered kernels and translated device functions as C++ with OpenMP.
+
+Requires: every kernel is in parallel-loop form with no barrier left (``barrier-split`` and
+friends ran).  A kernel ``k(args)`` becomes ``void k(moccuda::LaunchConfig launch, args)``: it
+validates the launch with MocCUDA, then runs an OpenMP parallel loop over the grid's blocks, each
+holding its ``__shared__`` arrays, around serial loops over the block's threads.
+
+Before::
+
+    __global__ void add(float *a, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) a[i] += 1;
+    }
+
+After::
+
+    void add(moccuda::LaunchConfig launch, float *a, int n)
+    {
+        if (!moccuda::launch_begin(launch)) return;
+        const dim3 gridDim = launch.grid;
+        const dim3 blockDim = launch.block;
+    #pragma omp parallel for collapse(3) schedule(static)
+        for (unsigned bz = 0; bz < gridDim.z; ++bz)
+        for (unsigned by = 0; by < gridDim.y; ++by)
+        for (unsigned bx = 0; bx < gridDim.x; ++bx) {
+            const uint3 blockIdx = {bx, by, bz};
+            for (unsigned tz = 0; tz < blockDim.z; ++tz)
+            for (unsigned ty = 0; ty < blockDim.y; ++ty)
+            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                const uint3 threadIdx = {tx, ty, tz};
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                ...
+            }
+        }
+        moccuda::launch_end(launch);
+    }
+"""
+
+from __future__ import annotations
+
+from transpiler import ir
+from openmp_emit.printer import LoopNames, StmtPrinter, declare, print_expr
+
+
+def _uses_builtin(node: ir.Node, var: str) -> bool:
+    for n in node.walk():
+        if isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == var:
+            return True
+    return False
+
+
+def _identifiers(node: ir.Node) -> set[str]:
+    names: set[str] = set()
+    for n in node.walk():
+        if isinstance(n, (ir.Name, ir.VarDecl, ir.Param, ir.KeptVar)):
+            names.add(n.name)
+        if isinstance(n, ir.KeptVar):
+            names.add(n.storage)
+    return names
+
+
+class KernelPrinter(StmtPrinter):
+    """Adds the lowered loop nodes to the statement printer."""
+
+    def stmt_GridLoop(self, s: ir.GridLoop) -> None:
+        bx, by, bz = self.names.block
+        loops = [
+            f"for (unsigned {bz} = 0; {bz} < gridDim.z; ++{bz})",
+            f"for (unsigned {by} = 0; {by} < gridDim.y; ++{by})",
+            f"for (unsigned {bx} = 0; {bx} < gridDim.x; ++{bx}) {{",
+        ]
+        if s.dynamic_shared:
+            # One dynamic shared buffer per OpenMP thread, reused by every block it runs.
+            self.emit("#pragma omp parallel")
+            self.emit("{")
+            self.indent += 1
+            self.emit(f"moccuda::SharedMemory {self.names.dynamic_shared}(launch.shared_bytes);")
+            self.emit("#pragma omp for collapse(3) schedule(static)")
+        else:
+            self.emit("#pragma omp parallel for collapse(3) schedule(static)")
+        for line in loops:
+            self.emit(line)
+        self.indent += 1
+        if _uses_builtin(s, "blockIdx"):
+            self.emit(f"const uint3 blockIdx = {{{bx}, {by}, {bz}}};")
+        for d in s.dynamic_shared:
+            self.emit(f"{declare(_pointer_to_element(d.type), d.name)} = "
+                      f"reinterpret_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared}.data());")
+        for child in s.body.stmts:
+            self.stmt(child)
+        self.indent -= 1
+        self.emit("}")
+        if s.dynamic_shared:
+            self.indent -= 1
+            self.emit("}")
+
+    def stmt_ThreadLoop(self, s: ir.ThreadLoop) -> None:
+        tx, ty, tz = self.names.thread
+        flat = self.names.flat_thread
+        self.emit(f"for (unsigned {tz} = 0; {tz} < blockDim.z; ++{tz})")
+        self.emit(f"for (unsigned {ty} = 0; {ty} < blockDim.y; ++{ty})")
+        self.emit(f"for (unsigned {tx} = 0; {tx} < blockDim.x; ++{tx}) {{")
+        self.indent += 1
+        if _uses_builtin(s, "threadIdx"):
+            self.emit(f"const uint3 threadIdx = {{{tx}, {ty}, {tz}}};")
+        if s.kept or s.marks_exit or s.skip_exited:
+            self.emit(f"const unsigned {flat} = ({tz} * blockDim.y + {ty}) * blockDim.x + {tx};")
+        if s.skip_exited:
+            self.emit(f"if ({s.exit_flag}[{flat}]) continue;")
+        for kv in s.kept:
+            self.emit(f"auto &{kv.name} = {kv.storage}[{flat}];")
+        saved = (self.in_thread_loop, self.breakable_depth, self.exit_flag)
+        self.in_thread_loop, self.breakable_depth = True, 0
+        self.exit_flag = s.exit_flag if s.marks_exit else ""
+        if _returns_from_nested_loop(s.body):
+            # A return inside a user loop jumps past the body's scope to the next thread.
+            self.emit("{")
+            self.emit_block_contents(s.body)
+            self.emit("}")
+            self.emit(f"{self.names.exit_label}:;")
+        else:
+            for child in s.body.stmts:
+                self.stmt(child)
+        self.in_thread_loop, self.breakable_depth, self.exit_flag = saved
+        self.indent -= 1
+        self.emit("}")
+
+
+def _returns_from_nested_loop(node: ir.Node, depth: int = 0) -> bool:
+    if isinstance(node, ir.Return):
+        return depth > 0
+    inner = depth + 1 if isinstance(node, (ir.For, ir.While, ir.DoWhile, ir.Switch)) else depth
+    return any(_returns_from_nested_loop(c, inner) for c in node.children())
+
+
+def _pointer_to_element(array_type: str) -> str:
+    """``float[]`` -> ``float *``: the dynamic shared array seen as a pointer to its elements."""
+    i = array_type.index("[")
+    rest = array_type[i:]
+    base = array_type[:i].rstrip()
+    inner = rest[rest.index("]") + 1:]
+    if inner:
+        return f"{base} (*){inner}"
+    return f"{base} *"
+
+
+def kernel_signature(kernel: ir.Kernel) -> str:
+    params = ["moccuda::LaunchConfig launch"] + [declare(p.type, p.name) for p in kernel.params]
+    head = f"{kernel.qualifiers} " if kernel.qualifiers else ""
+    return f"{head}void {kernel.name}({', '.join(params)})"
+
+
+def emit_kernel(kernel: ir.Kernel) -> str:
+    used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
+    printer = KernelPrinter(names=LoopNames.avoiding(used))
+    if kernel.template:
+        printer.emit(kernel.template)
+    printer.emit(kernel_signature(kernel))
+    printer.emit("{")
+    printer.indent += 1
+    printer.emit("if (!moccuda::launch_begin(launch)) return;")
+    printer.emit("const dim3 gridDim = launch.grid;")
+    printer.emit("const dim3 blockDim = launch.block;")
+    printer.stmt(kernel.body)
+    printer.emit("moccuda::launch_end(launch);")
+    printer.indent -= 1
+    printer.emit("}")
+    return _fix_pragmas(printer.text())
+
+
+def _fix_pragmas(text: str) -> str:
+    """Pragmas start at column 0, as is customary (and indentation-independent)."""
+    return "\n".join(line.lstrip() if line.lstrip().startswith("#pragma") else line
+                     for line in text.split("\n"))
+
+
+def kernel_declaration(kernel_name: str, params_text: list[str], template: str, qualifiers: str) -> str:
+    head = f"{template}\n" if template else ""
+    q = f"{qualifiers} " if qualifiers else ""
+    return f"{head}{q}void {kernel_name}({', '.join(['moccuda::LaunchConfig launch'] + params_text)})"
+
+
+def emit_device_function(fn: ir.DeviceFunction) -> str:
+    printer = StmtPrinter()
+    if fn.template:
+        printer.emit(fn.template)
+    params = [f"const {ir.BUILTIN_TYPES[b]} {b}" for b in fn.builtins]
+    params += [declare(p.type, p.name) for p in fn.params]
+    head = f"{fn.qualifiers} " if fn.qualifiers else ""
+    printer.emit(f"{head}{declare(fn.return_type, fn.name)}({', '.join(params)})")
+    printer.stmt(ir.as_block(fn.body))
+    return printer.text()
+
+
+__all__ = ["emit_kernel", "emit_device_function", "kernel_signature", "kernel_declaration", "print_expr"]

@@ -1,0 +1,425 @@
+"""The cuda2cpu IR: kernels as structured, typed-by-spelling trees with explicit barriers.
+
+Every node is a small frozen dataclass with a source location (``loc``, keyword-only).  Passes
+never mutate nodes; they build new trees (``dataclasses.replace`` and the helpers below).
+
+Layers, from the front end to the emitter:
+
+* Expressions (:class:`Expr` subclasses) mirror C++ expressions.  ``threadIdx.x`` and friends are
+  :class:`Builtin` nodes, variable uses are :class:`Name` nodes carrying the *symbol id* of their
+  declaration (two variables named ``i`` in different scopes have different ids), so analyses
+  can reason about identity without re-resolving names.
+* Statements (:class:`Stmt` subclasses) are structured control flow.  ``__syncthreads()`` is a
+  :class:`Barrier` statement; ``__shared__`` declarations are :class:`VarDecl` with
+  ``storage="shared"`` (or ``"shared_dynamic"`` for ``extern __shared__ T a[]``).
+* :class:`Kernel` and :class:`DeviceFunction` hold a function's signature and body.
+* After ``omp-lower`` the kernel body is a :class:`GridLoop` (the parallel loop over blocks,
+  holding per-block shared storage) whose body contains :class:`ThreadLoop` nodes (the serial
+  loop over a block's threads).  Values kept across a split barrier are :class:`KeptVar` entries
+  of the thread loops that use them.
+
+Types are kept as C++ spellings (``"float *"``, ``"T"``), which is exactly what the emitter needs
+and keeps templates templated: the C++ compiler instantiates the emitted templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Iterator
+
+from transpiler.diagnostics import UNKNOWN_LOC, SourceLoc
+
+
+def _loc() -> SourceLoc:
+    return field(default=UNKNOWN_LOC, kw_only=True, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Node:
+    loc: SourceLoc = _loc()
+
+    def children(self) -> Iterator["Node"]:
+        """The direct child nodes, in source order."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and all nodes below it, pre-order."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+# ----------------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Literal(Expr):
+    text: str  # the literal as spelled: 1, 2.0f, 'a', "s", true, nullptr
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    """A use of a declared entity.  ``sym`` identifies the declaration (see :class:`Symbol`)."""
+
+    name: str
+    sym: int = 0
+
+
+@dataclass(frozen=True)
+class Builtin(Expr):
+    """``threadIdx.x``, ``blockDim.y``, ..., or ``warpSize`` (``dim`` is then "")."""
+
+    var: str  # threadIdx | blockIdx | blockDim | gridDim | warpSize
+    dim: str  # x | y | z | ""
+
+
+@dataclass(frozen=True)
+class BuiltinVector(Expr):
+    """A whole builtin vector used as a value, e.g. ``dim3 b = blockDim``."""
+
+    var: str
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str  # + - ! ~ * & ++ -- (prefix), or ++ -- with postfix=True
+    operand: Expr
+    postfix: bool = False
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str  # arithmetic, comparison, logical, bitwise, comma
+    lhs: Expr
+    rhs: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Expr):
+    op: str  # = += -= *= /= %= <<= >>= &= |= ^=
+    target: Expr
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """A call.  ``func`` is the callee as spelled (``sum``, ``atomicAdd``, ``f<T>``, ``ns::g``);
+    ``sym`` is the symbol id of a function defined in this translation unit, else 0."""
+
+    func: str
+    args: tuple[Expr, ...]
+    sym: int = 0
+
+
+@dataclass(frozen=True)
+class IndirectCall(Expr):
+    """A call through an expression (a function pointer or a callable object)."""
+
+    callee: Expr
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    base: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Member(Expr):
+    base: Expr
+    member: str
+    arrow: bool = False
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    """``style`` is c | static | reinterpret | const | functional."""
+
+    type: str
+    operand: Expr
+    style: str = "c"
+
+
+@dataclass(frozen=True)
+class Construct(Expr):
+    """``T(args)`` or ``T{args}`` (``braces``) for a class or vector type."""
+
+    type: str
+    args: tuple[Expr, ...]
+    braces: bool = False
+
+
+@dataclass(frozen=True)
+class InitList(Expr):
+    elements: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class SizeOf(Expr):
+    """``sizeof``/``alignof`` of a type (``type``) or of an expression (``operand``)."""
+
+    op: str  # sizeof | alignof
+    type: str | None = None
+    operand: Expr | None = None
+
+
+# ------------------------------------------------------------------------------------ statements
+
+
+@dataclass(frozen=True)
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Block(Stmt):
+    stmts: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class VarDecl(Stmt):
+    """A variable declaration.  ``type`` is the full C++ type (arrays included: ``float[16][17]``).
+
+    ``storage`` is "auto" (an ordinary local), "static", "shared" (``__shared__``, one per block),
+    or "shared_dynamic" (``extern __shared__ T a[]``, the launch's dynamic shared memory).
+    """
+
+    sym: int
+    name: str
+    type: str
+    init: Expr | None = None
+    storage: str = "auto"
+
+
+@dataclass(frozen=True)
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    cond: Expr
+    then: Stmt
+    otherwise: Stmt | None = None
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    init: Stmt | None
+    cond: Expr | None
+    step: Expr | None
+    body: Stmt
+
+
+@dataclass(frozen=True)
+class While(Stmt):
+    cond: Expr
+    body: Stmt
+
+
+@dataclass(frozen=True)
+class DoWhile(Stmt):
+    body: Stmt
+    cond: Expr
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    value: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Barrier(Stmt):
+    """``__syncthreads()``: orders the memory accesses of different threads of a block."""
+
+
+@dataclass(frozen=True)
+class Empty(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Switch(Stmt):
+    cond: Expr
+    body: Stmt
+
+
+@dataclass(frozen=True)
+class Case(Stmt):
+    """``case value: body`` (``value`` None for ``default:``)."""
+
+    value: Expr | None
+    body: Stmt
+
+
+# ------------------------------------------------------------------------- lowered (OpenMP) form
+
+
+@dataclass(frozen=True)
+class KeptVar(Node):
+    """A per-thread variable that lives across a split barrier.
+
+    It is stored in per-block storage ``storage`` (an array indexed by the flat thread id) and
+    each thread loop that touches it binds ``name`` to the thread's element by reference.
+    """
+
+    sym: int
+    name: str
+    type: str
+    storage: str
+
+
+@dataclass(frozen=True)
+class ThreadLoop(Stmt):
+    """The serial loop over the threads of one block (``tz``, ``ty``, ``tx`` nested).
+
+    ``kept`` lists the kept variables this loop binds.  ``exit_flag`` names the per-block array
+    recording which threads have returned (empty when no thread can return early and then meet
+    a later thread loop); ``marks_exit`` says a ``return`` here sets it, ``skip_exited`` that
+    threads marked by an earlier loop are skipped.
+    """
+
+    body: Block
+    kept: tuple[KeptVar, ...] = ()
+    exit_flag: str = ""
+    marks_exit: bool = False
+    skip_exited: bool = False
+
+
+@dataclass(frozen=True)
+class GridLoop(Stmt):
+    """The OpenMP-parallel loop over the blocks of the grid.
+
+    ``body`` runs once per block: per-block declarations (``__shared__`` arrays, kept-value
+    storage) followed by thread loops.  ``dynamic_shared`` names the variables bound to the
+    launch's dynamic shared memory.
+    """
+
+    body: Block
+    dynamic_shared: tuple[VarDecl, ...] = ()
+
+
+# --------------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    sym: int
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """What a symbol id stands for.  ``kind``: local | param | shared | global | function."""
+
+    sym: int
+    name: str
+    type: str
+    kind: str
+    loc: SourceLoc = UNKNOWN_LOC
+
+
+@dataclass(frozen=True)
+class Kernel(Node):
+    """A ``__global__`` function.  ``template`` is its template header as written, or ""."""
+
+    name: str
+    params: tuple[Param, ...]
+    body: Stmt
+    template: str = ""
+    qualifiers: str = ""  # e.g. 'static' or 'extern "C"', kept as written
+
+
+@dataclass(frozen=True)
+class DeviceFunction(Node):
+    """A ``__device__`` function that needs translation (it uses builtin indices).
+
+    ``builtins`` lists the builtin vectors it reads (directly or through callees), which become
+    leading parameters of the translated function.
+    """
+
+    name: str
+    return_type: str
+    params: tuple[Param, ...]
+    body: Stmt
+    builtins: tuple[str, ...] = ()
+    template: str = ""
+    qualifiers: str = ""
+
+
+@dataclass(frozen=True)
+class Program(Node):
+    """The device code of one translation unit."""
+
+    kernels: tuple[Kernel, ...]
+    device_functions: tuple[DeviceFunction, ...] = ()
+
+
+BUILTIN_TYPES = {"threadIdx": "uint3", "blockIdx": "uint3", "blockDim": "dim3", "gridDim": "dim3"}
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+
+def map_children(node: Node, fn) -> Node:
+    """Rebuild ``node`` with ``fn`` applied to each direct child node (tuples element-wise)."""
+    changes = {}
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            new = fn(value)
+            if new is not value:
+                changes[f.name] = new
+        elif isinstance(value, tuple) and any(isinstance(v, Node) for v in value):
+            new_tuple = tuple(fn(v) if isinstance(v, Node) else v for v in value)
+            if any(a is not b for a, b in zip(new_tuple, value)):
+                changes[f.name] = new_tuple
+    return replace(node, **changes) if changes else node
+
+
+def transform(node: Node, fn) -> Node:
+    """Bottom-up rewrite: children first, then ``fn`` on the rebuilt node."""
+    return fn(map_children(node, lambda child: transform(child, fn)))
+
+
+def contains(node: Node, kind: type) -> bool:
+    return any(isinstance(n, kind) for n in node.walk())
+
+
+def as_block(stmt: Stmt | None) -> Block:
+    if stmt is None:
+        return Block(())
+    if isinstance(stmt, Block):
+        return stmt
+    return Block((stmt,), loc=stmt.loc)

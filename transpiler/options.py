@@ -1,0 +1,27 @@
+"""Options that shape one translation, shared by the CLI, the server and the tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TranslateOptions:
+    """What the front end and the pipeline need to know about one ``.cu`` translation.
+
+    ``defines`` holds ``NAME`` or ``NAME=VALUE`` strings (as given to ``-D``); ``undefines`` names
+    for ``-U``; ``pre_includes`` files for ``-include``; ``std`` a C++ standard such as ``c++17``.
+    ``pipeline`` is a comma-separated list of pass names (see ``transpiler.passes``); None means
+    the default pipeline.  ``disabled_passes`` removes passes from it (``--no-PASS``).
+    ``lowering`` forces the barrier lowering: "auto", "split" or "fallback".
+    """
+
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    undefines: tuple[str, ...] = ()
+    pre_includes: tuple[str, ...] = ()
+    std: str | None = None
+    pipeline: str | None = None
+    disabled_passes: tuple[str, ...] = ()
+    lowering: str = "auto"
+    line_directives: bool = False

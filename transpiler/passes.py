@@ -1,0 +1,109 @@
+"""The pass registry and pipeline.
+
+A pass is a small frozen dataclass with a kebab-case ``name`` and a ``run(program, ctx)`` that
+returns a new :class:`~transpiler.ir.Program`.  A pipeline is a comma-separated string of pass
+names, so the CLI, the server and the tests all build pipelines the same way, and
+``--no-NAME`` drops an optional pass (for ablation).  Required passes (the ones that give the
+program its meaning on a CPU) cannot be dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from transpiler import ir
+from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc
+
+
+@dataclass
+class KernelReport:
+    """What the passes did to one kernel, for ``--explain``."""
+
+    name: str
+    line: int
+    barriers: list[dict] = field(default_factory=list)
+    hoisted: list[dict] = field(default_factory=list)
+    kept_values: list[dict] = field(default_factory=list)
+    lowering: str = "split"
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "line": self.line, "barriers": self.barriers,
+                "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering}
+
+
+@dataclass
+class PassContext:
+    """Shared state of one pipeline run: the symbol table, warnings and the report."""
+
+    symbols: dict[int, ir.Symbol]
+    warnings: list[Diagnostic] = field(default_factory=list)
+    reports: dict[str, KernelReport] = field(default_factory=dict)
+    lowering: str = "auto"
+    _next_sym: int = -1
+
+    def fresh_sym(self, name: str, type_: str, kind: str, loc: SourceLoc) -> int:
+        sym = self._next_sym
+        self._next_sym -= 1
+        self.symbols[sym] = ir.Symbol(sym, name, type_, kind, loc)
+        return sym
+
+    def report(self, kernel: ir.Kernel) -> KernelReport:
+        if kernel.name not in self.reports:
+            self.reports[kernel.name] = KernelReport(kernel.name, kernel.loc.line)
+        return self.reports[kernel.name]
+
+
+class Pass(Protocol):
+    name: str
+    required: bool
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program: ...
+
+
+PASS_REGISTRY: dict[str, Callable[[], Pass]] = {}
+
+
+def register(cls):
+    """Class decorator: make a pass available by its ``name``."""
+    PASS_REGISTRY[cls.name] = cls
+    return cls
+
+
+def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir.Program:
+    return ir.Program(tuple(fn(k) for k in program.kernels), program.device_functions, loc=program.loc)
+
+
+DEFAULT_PIPELINE = "parallel-loops,barrier-split"
+
+
+def _load_passes() -> None:
+    # Importing the pass modules registers them.
+    import barrier.parallel_loops  # noqa: F401
+    import barrier.barrier_split  # noqa: F401
+
+
+def build_pipeline(spec: str | None, disabled: tuple[str, ...] = ()) -> list[Pass]:
+    _load_passes()
+    names = [n.strip() for n in (spec or DEFAULT_PIPELINE).split(",") if n.strip()]
+    unknown = [n for n in list(names) + list(disabled) if n not in PASS_REGISTRY]
+    if unknown:
+        known = ", ".join(sorted(PASS_REGISTRY))
+        raise CompileError([Diagnostic("error", SourceLoc("<command line>", 0, 0),
+                                       f"unknown pass '{unknown[0]}' (known passes: {known})")])
+    passes = []
+    for n in names:
+        p = PASS_REGISTRY[n]()
+        if n in disabled:
+            if p.required:
+                raise CompileError([Diagnostic("error", SourceLoc("<command line>", 0, 0),
+                                               f"pass '{n}' is required and cannot be disabled")])
+            continue
+        passes.append(p)
+    return passes
+
+
+def run_pipeline(program: ir.Program, passes: list[Pass], ctx: PassContext) -> ir.Program:
+    for p in passes:
+        program = p.run(program, ctx)
+    return program

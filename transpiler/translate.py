@@ -1,0 +1,326 @@
+"""Translate one ``.cu`` file into one self-contained C++ file with OpenMP.
+
+The steps, each owned by one package:
+
+1. ``cuda_front.parse``: libclang parses the file once, in CUDA mode.
+2. :func:`scan_unit` (here): find, in the user's own files, the kernels, the kernel prototypes,
+   the ``__device__`` functions that need translation, the kernel launches and the includes.
+3. ``cuda_front.convert``: those functions' bodies become IR.
+4. ``transpiler.passes``: the pass pipeline (barrier analyses and lowering) over the IR.
+5. ``openmp_emit.emit``: lowered kernels become C++ text.
+6. :func:`render_file` (here): the host source is kept as written, with only the kernel
+   definitions, prototypes, device functions and launches replaced; user files that need such
+   edits are inlined in place of their ``#include``.  ``openmp_emit.skeleton`` wraps the result.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clang.cindex as ci
+
+from cuda_front import clang_ext
+from cuda_front.convert import BUILTIN_VARS, Converter, location
+from cuda_front.parse import ParsedUnit, parse_file
+from openmp_emit import emit, skeleton
+from openmp_emit.printer import declare
+from transpiler import __version__, ir
+from transpiler.diagnostics import CompileError, Diagnostic, unsupported
+from transpiler.options import TranslateOptions
+from transpiler.passes import PassContext, build_pipeline, run_pipeline
+
+K = ci.CursorKind
+
+
+@dataclass
+class TranslationResult:
+    source: str
+    warnings: list[Diagnostic] = field(default_factory=list)
+    explain: dict = field(default_factory=dict)
+    #: Directories of inlined user files: their own quoted includes are resolved from there.
+    include_dirs: list[str] = field(default_factory=list)
+    program: ir.Program | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int  # byte offsets into the file
+    end: int
+    text: str
+
+
+@dataclass
+class UnitScan:
+    kernels: list[ci.Cursor] = field(default_factory=list)
+    kernel_prototypes: list[ci.Cursor] = field(default_factory=list)
+    device_functions: dict[str, list[ci.Cursor]] = field(default_factory=dict)
+    includes: list[ci.Cursor] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)  # user files seen, by name
+
+
+def _is_user(cursor: ci.Cursor) -> bool:
+    loc = cursor.location
+    return loc.file is not None and not loc.is_in_system_header
+
+
+def _attrs(cursor: ci.Cursor) -> set:
+    return {c.kind for c in cursor.get_children() if c.kind.is_attribute()}
+
+
+def scan_unit(unit: ParsedUnit) -> UnitScan:
+    scan = UnitScan()
+
+    def visit(parent: ci.Cursor) -> None:
+        for c in parent.get_children():
+            if not _is_user(c):
+                continue
+            scan.files.setdefault(c.location.file.name, b"")
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                visit(c)
+            elif c.kind == K.INCLUSION_DIRECTIVE:
+                scan.includes.append(c)
+            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+                attrs = _attrs(c)
+                if K.CUDAGLOBAL_ATTR in attrs:
+                    (scan.kernels if c.is_definition() else scan.kernel_prototypes).append(c)
+                elif K.CUDADEVICE_ATTR in attrs and c.is_definition():
+                    scan.device_functions.setdefault(c.spelling, []).append(c)
+
+    visit(unit.tu.cursor)
+    scan.files[str(unit.path)] = unit.text
+    return scan
+
+
+# ------------------------------------------------------------------ device functions needing work
+
+
+def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str], ci.Cursor | None]:
+    """Builtin vectors read, functions called, and the first barrier, in ``fn``'s body."""
+    builtins: set[str] = set()
+    calls: set[str] = set()
+    barrier = None
+    for n in fn.walk_preorder():
+        if n.kind == K.DECL_REF_EXPR and n.spelling in BUILTIN_VARS:
+            builtins.add(n.spelling)
+        elif n.kind == K.CALL_EXPR:
+            if n.spelling == "__syncthreads" and barrier is None:
+                barrier = n
+            calls.add(n.spelling)
+        elif n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n) and barrier is None:
+            barrier = n
+    return builtins, calls, barrier
+
+
+def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
+    """For each device function name: the builtin vectors it reads, directly or via callees."""
+    direct = {}
+    for name, overloads in scan.device_functions.items():
+        builtins, calls = set(), set()
+        for fn in overloads:
+            b, c, barrier = _direct_needs(fn)
+            if barrier is not None:
+                what = "__syncthreads()" if barrier.kind == K.CALL_EXPR else "a __shared__ variable"
+                raise unsupported(location(barrier), f"{what} inside a __device__ function")
+            builtins |= b
+            calls |= c
+        direct[name] = (builtins, calls)
+    needs = {name: set(b) for name, (b, _) in direct.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name, (_, calls) in direct.items():
+            for callee in calls:
+                extra = needs.get(callee, set()) - needs[name]
+                if extra:
+                    needs[name] |= extra
+                    changed = True
+    order = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+    return {name: tuple(v for v in order if v in b) for name, b in needs.items() if b}
+
+
+def _callee_base(func: str) -> str:
+    base = func.split("<", 1)[0]
+    return base.rsplit("::", 1)[-1]
+
+
+def pass_builtins_to_calls(node: ir.Node, needs: dict[str, tuple[str, ...]]) -> ir.Node:
+    """Calls to translated device functions get the builtin vectors as leading arguments."""
+
+    def rewrite(n: ir.Node) -> ir.Node:
+        if isinstance(n, ir.Call) and _callee_base(n.func) in needs:
+            extra = tuple(ir.BuiltinVector(v, loc=n.loc) for v in needs[_callee_base(n.func)])
+            return ir.Call(n.func, extra + n.args, n.sym, loc=n.loc)
+        return n
+
+    return ir.transform(node, rewrite)
+
+
+# -------------------------------------------------------------------------------------- edits
+
+
+def _file_bytes(scan: UnitScan, name: str) -> bytes:
+    data = scan.files.get(name) or b""
+    if not data:
+        data = Path(name).read_bytes()
+        scan.files[name] = data
+    return data
+
+
+def _extent(cursor: ci.Cursor) -> tuple[str, int, int]:
+    ext = cursor.extent
+    if ext.start.file is None or clang_ext.from_macro(cursor):
+        raise unsupported(location(cursor), "a kernel or __device__ function defined by a macro")
+    return ext.start.file.name, ext.start.offset, ext.end.offset
+
+
+def launch_edits(unit: ParsedUnit, name: str, data: bytes) -> list[Edit]:
+    """``k<<<g, b, s, st>>>(args)`` becomes ``k(moccuda::LaunchConfig(g, b, s, st), args)``."""
+    if b"<<<" not in data:
+        return []
+    file = unit.tu.get_file(name)
+    extent = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(unit.tu, file, 0),
+                                           ci.SourceLocation.from_offset(unit.tu, file, len(data)))
+    tokens = list(unit.tu.get_tokens(extent=extent))
+    edits = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.spelling != "<<<" or tok.kind == ci.TokenKind.COMMENT:
+            i += 1
+            continue
+        j = next((k for k in range(i + 1, len(tokens)) if tokens[k].spelling == ">>>"), None)
+        if j is None or j + 1 >= len(tokens) or tokens[j + 1].spelling != "(":
+            raise CompileError([Diagnostic("error", _tok_loc(tok), "malformed kernel launch: expected '>>>(' after '<<<'")])
+        config = data[tok.extent.end.offset:tokens[j].extent.start.offset].decode()
+        has_args = j + 2 < len(tokens) and tokens[j + 2].spelling != ")"
+        text = f"(moccuda::LaunchConfig({config.strip()})" + (", " if has_args else "")
+        edits.append(Edit(tok.extent.start.offset, tokens[j + 1].extent.end.offset, text))
+        i = j + 2
+    return edits
+
+
+def _tok_loc(tok):
+    from transpiler.diagnostics import SourceLoc
+    loc = tok.location
+    return SourceLoc(loc.file.name if loc.file else "?", loc.line, loc.column)
+
+
+def prototype_text(cursor: ci.Cursor) -> str:
+    params = []
+    for p in cursor.get_children():
+        if p.kind == K.PARM_DECL:
+            params.append(declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
+    from cuda_front.convert import template_header
+    return emit.kernel_declaration(cursor.spelling, params, template_header(cursor), "")
+
+
+def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
+    edits = sorted(edits, key=lambda e: e.start)
+    out = []
+    pos = 0
+    for e in edits:
+        if e.start < pos:
+            raise AssertionError("overlapping source edits")
+        out.append(data[pos:e.start])
+        out.append(e.text.encode())
+        pos = e.end
+    out.append(data[pos:])
+    return b"".join(out)
+
+
+def _line_span(data: bytes, offset: int) -> tuple[int, int]:
+    start = data.rfind(b"\n", 0, offset) + 1
+    end = data.find(b"\n", offset)
+    return start, (len(data) if end < 0 else end)
+
+
+def render_file(name: str, edits: dict[str, list[Edit]], scan: UnitScan, includes: dict[str, list[tuple[int, str]]],
+                dirty: set[str], inlined: set[str]) -> bytes:
+    """The file's text with its edits applied and its dirty includes inlined (once each)."""
+    data = _file_bytes(scan, name)
+    file_edits = list(edits.get(name, []))
+    for offset, target in includes.get(name, []):
+        if target not in dirty:
+            continue
+        start, end = _line_span(data, offset)
+        if target in inlined:
+            file_edits.append(Edit(start, end, f"// (already inlined above) {data[start:end].decode().strip()}"))
+            continue
+        inlined.add(target)
+        body = render_file(target, edits, scan, includes, dirty, inlined).decode()
+        body = re.sub(r"^[ \t]*#[ \t]*pragma[ \t]+once[ \t]*$", "", body, flags=re.M)
+        file_edits.append(Edit(start, end, f"// begin {data[start:end].decode().strip()} (translated by cuda2cpu)\n"
+                                           f"{body.rstrip()}\n// end {os.path.basename(target)}"))
+    return apply_edits(data, file_edits)
+
+
+# --------------------------------------------------------------------------------- the driver
+
+
+def translate_file(path: str | os.PathLike, options: TranslateOptions | None = None) -> TranslationResult:
+    options = options or TranslateOptions()
+    passes = build_pipeline(options.pipeline, options.disabled_passes)
+    unit = parse_file(path, options)
+    scan = scan_unit(unit)
+    needs = device_builtins(scan)
+
+    converter = Converter()
+    kernels = tuple(converter.kernel(c) for c in scan.kernels)
+    device_fns = []
+    for name, overloads in scan.device_functions.items():
+        if name in needs:
+            for c in overloads:
+                fn = converter.device_function(c)
+                device_fns.append(ir.DeviceFunction(fn.name, fn.return_type, fn.params, fn.body, needs[name],
+                                                    fn.template, fn.qualifiers, loc=fn.loc))
+    program = ir.Program(kernels, tuple(device_fns))
+    program = pass_builtins_to_calls(program, needs)
+
+    ctx = PassContext(dict(converter.symbols), lowering=options.lowering)
+    program = run_pipeline(program, passes, ctx)
+
+    edits: dict[str, list[Edit]] = {}
+    for cursor, kernel in zip(scan.kernels, program.kernels):
+        file, start, end = _extent(cursor)
+        edits.setdefault(file, []).append(Edit(start, end, emit.emit_kernel(kernel)))
+    for cursor in scan.kernel_prototypes:
+        file, start, end = _extent(cursor)
+        edits.setdefault(file, []).append(Edit(start, end, prototype_text(cursor)))
+    translated = iter(program.device_functions)
+    for name, overloads in scan.device_functions.items():
+        if name not in needs:
+            continue
+        for cursor in overloads:
+            file, start, end = _extent(cursor)
+            edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated))))
+    for name in list(scan.files):
+        found = launch_edits(unit, name, _file_bytes(scan, name))
+        if found:
+            edits.setdefault(name, []).extend(found)
+
+    includes: dict[str, list[tuple[int, str]]] = {}
+    for inc in scan.includes:
+        target = inc.get_included_file()
+        if target is None:
+            continue
+        includes.setdefault(inc.location.file.name, []).append((inc.extent.start.offset, target.name))
+    dirty = {name for name, e in edits.items() if e}
+    changed = True
+    while changed:
+        changed = False
+        for name, incs in includes.items():
+            if name not in dirty and any(t in dirty for _, t in incs):
+                dirty.add(name)
+                changed = True
+
+    main = str(unit.path)
+    inlined: set[str] = {main}
+    body = render_file(main, edits, scan, includes, dirty, inlined).decode(errors="replace")
+    source = skeleton.render("translation_unit.cpp.j2", version=__version__,
+                             source_name=os.path.basename(main), body=body)
+    explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports]}
+    include_dirs = sorted({os.path.dirname(os.path.abspath(f)) for f in inlined})
+    return TranslationResult(source, ctx.warnings, explain, include_dirs, program)
