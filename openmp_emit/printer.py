@@ -55,7 +55,13 @@ def precedence(e: ir.Expr) -> int:
 
 def _needs_clarity(parent: str, child: ir.Expr) -> bool:
     """Parentheses gcc's -Wparentheses asks for, though precedence does not need them."""
-    if not isinstance(child, ir.Binary) or child.op == parent:
+    if parent in _BITWISE and isinstance(child, ir.Unary) and child.op == "!":
+        return True
+    if not isinstance(child, ir.Binary):
+        return False
+    if parent in _COMPARE and child.op in _COMPARE:
+        return True
+    if child.op == parent:
         return False
     if parent == "||" and child.op == "&&":
         return True
@@ -87,9 +93,9 @@ def print_expr(e: ir.Expr, ctx: int = 0) -> str:
 
 
 def _operand(child: ir.Expr, ctx: int, parent_op: str) -> str:
-    text = print_expr(child, ctx)
-    if _needs_clarity(parent_op, child) and not text.startswith("("):
-        text = f"({text})"
+    text = _expr(child)
+    if precedence(child) < ctx or _needs_clarity(parent_op, child):
+        return f"({text})"
     return text
 
 

@@ -74,18 +74,41 @@ def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir
     return ir.Program(tuple(fn(k) for k in program.kernels), program.device_functions, loc=program.loc)
 
 
-DEFAULT_PIPELINE = "parallel-loops,barrier-split"
+#: The order passes take in the default pipeline.  Analyses and optimizations of the barrier
+#: semantics come after ``parallel-loops`` and before the lowering passes that remove barriers.
+PIPELINE_ORDER = (
+    "parallel-loops",
+    "barrier-elim",
+    "barrier-motion",
+    "store-forward",
+    "parallel-licm",
+    "inline-device",
+    "barrier-interchange",
+    "barrier-split",
+)
 
 
 def _load_passes() -> None:
-    # Importing the pass modules registers them.
-    import barrier.parallel_loops  # noqa: F401
-    import barrier.barrier_split  # noqa: F401
+    """Import every pass module of the pass packages; importing registers the passes."""
+    import importlib
+    import pkgutil
+
+    import barrier
+    import openmp_emit
+
+    for package in (barrier, openmp_emit):
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def default_pipeline() -> str:
+    _load_passes()
+    return ",".join(n for n in PIPELINE_ORDER if n in PASS_REGISTRY)
 
 
 def build_pipeline(spec: str | None, disabled: tuple[str, ...] = ()) -> list[Pass]:
     _load_passes()
-    names = [n.strip() for n in (spec or DEFAULT_PIPELINE).split(",") if n.strip()]
+    names = [n.strip() for n in (spec or default_pipeline()).split(",") if n.strip()]
     unknown = [n for n in list(names) + list(disabled) if n not in PASS_REGISTRY]
     if unknown:
         known = ", ".join(sorted(PASS_REGISTRY))
