@@ -1,0 +1,2 @@
+/* MocCUDA: the builtin variables are parameters and locals of the translated kernels. */
+#include "cuda_runtime.h"
