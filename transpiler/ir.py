@@ -30,6 +30,17 @@ from typing import Iterator
 from transpiler.diagnostics import UNKNOWN_LOC, SourceLoc
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """Names of a node class's fields other than ``loc`` (cached: walks are hot paths)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "loc")
+    return names
+
+
 def _loc() -> SourceLoc:
     return field(default=UNKNOWN_LOC, kw_only=True, compare=False, repr=False)
 
@@ -40,8 +51,8 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """The direct child nodes, in source order."""
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Node):
                 yield value
             elif isinstance(value, tuple):
@@ -395,16 +406,16 @@ BUILTIN_TYPES = {"threadIdx": "uint3", "blockIdx": "uint3", "blockDim": "dim3", 
 def map_children(node: Node, fn) -> Node:
     """Rebuild ``node`` with ``fn`` applied to each direct child node (tuples element-wise)."""
     changes = {}
-    for f in fields(node):
-        value = getattr(node, f.name)
+    for name in _field_names(type(node)):
+        value = getattr(node, name)
         if isinstance(value, Node):
             new = fn(value)
             if new is not value:
-                changes[f.name] = new
+                changes[name] = new
         elif isinstance(value, tuple) and any(isinstance(v, Node) for v in value):
             new_tuple = tuple(fn(v) if isinstance(v, Node) else v for v in value)
             if any(a is not b for a, b in zip(new_tuple, value)):
-                changes[f.name] = new_tuple
+                changes[name] = new_tuple
     return replace(node, **changes) if changes else node
 
 
