@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from barrier.liveness import contains_return, per_thread_array_type, top_level_decls, used_symbols
 from transpiler import ir
-from transpiler.diagnostics import CompileError, error, unsupported
+from transpiler.diagnostics import unsupported
 from transpiler.passes import KernelReport, PassContext, map_kernels, register
 
 #: CUDA's limit on threads per block; per-thread storage is sized for it.

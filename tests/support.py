@@ -52,5 +52,14 @@ def translate_build_run(cu: Path, workdir: Path, options: TranslateOptions | Non
     return result, run, built
 
 
+def run_cli(*args, cwd=None, env=None) -> subprocess.CompletedProcess:
+    """Run ``cuda2cpu`` (from this checkout) with ``args``; ``env`` adds to the environment."""
+    import sys
+
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "transpiler.cli", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, env=full_env)
+
+
 def have(tool: str) -> bool:
     return shutil.which(tool) is not None

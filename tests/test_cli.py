@@ -1,19 +1,14 @@
 """The cuda2cpu command line: nvcc's flags, errors, exit codes, and nothing half-written."""
 
-import os
 import re
 import subprocess
-import sys
 
 import pytest
 
-from support import EXAMPLES, ROOT
+from support import EXAMPLES, run_cli as cuda2cpu
 from transpiler.cli import HELP, IGNORED_FLAGS, UsageError, parse_args
 
 
-def cuda2cpu(*args, cwd=None, env=None):
-    return subprocess.run([sys.executable, "-m", "transpiler.cli", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, env=dict(os.environ, PYTHONPATH=str(ROOT), **(env or {})))
 
 
 def test_nvcc_flags_parse():

@@ -3,18 +3,14 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from support import EXAMPLES, ROOT
+from support import EXAMPLES, ROOT, run_cli as cuda2cpu
 
 CASES = sorted(EXAMPLES.glob("*.cu"))
 
 
-def cuda2cpu(*args, cwd=None, env=None):
-    return subprocess.run([sys.executable, "-m", "transpiler.cli", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, env=env or dict(os.environ, PYTHONPATH=str(ROOT)))
 
 
 @pytest.mark.parametrize("cu", CASES, ids=[c.stem for c in CASES])

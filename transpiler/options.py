@@ -24,4 +24,3 @@ class TranslateOptions:
     pipeline: str | None = None
     disabled_passes: tuple[str, ...] = ()
     lowering: str = "auto"
-    line_directives: bool = False
