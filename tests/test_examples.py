@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from support import EXAMPLES, ROOT, run_cli as cuda2cpu
+from support import EXAMPLES, ROOT, have, run_cli as cuda2cpu
 
 CASES = sorted(EXAMPLES.glob("*.cu"))
 
@@ -36,3 +36,12 @@ def test_makefile_with_cuda2cpu_as_nvcc(tmp_path):
                           capture_output=True, text=True, env=env)
     assert made.returncode == 0, made.stdout + made.stderr
     assert made.stdout.count("PASS") == 2
+
+
+@pytest.mark.skipif(not have("nvcc"), reason="nvcc is not installed: cannot check the examples are valid CUDA")
+@pytest.mark.parametrize("cu", CASES, ids=[c.stem for c in CASES])
+def test_example_is_valid_cuda_for_nvcc(cu, tmp_path):
+    """The examples are real CUDA: nvcc compiles each (no GPU is needed to compile)."""
+    done = subprocess.run(["nvcc", "-std=c++17", "-c", str(cu), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
