@@ -118,3 +118,31 @@ def test_explain_json(tmp_path):
 def test_version_and_help():
     assert cuda2cpu("--version").stdout.startswith("cuda2cpu ")
     assert "--emit=openmp" in cuda2cpu("--help").stdout
+
+
+def test_keep_leaves_the_translation_beside_the_output(tmp_path):
+    done = cuda2cpu("--keep", EXAMPLES / "vecadd.cu", "-o", tmp_path / "v")
+    assert done.returncode == 0, done.stderr
+    kept = tmp_path / "vecadd.cu.cpp"
+    assert kept.exists() and "void vecadd(moccuda::LaunchConfig launch" in kept.read_text()
+
+
+def test_shared_library_build(tmp_path):
+    (tmp_path / "lib.cu").write_text(
+        "__global__ void inc(int *a) { a[threadIdx.x] += 1; }\n"
+        'extern "C" int bump(int *a, int n) { inc<<<1, n>>>(a); return (int)cudaGetLastError(); }\n')
+    done = cuda2cpu("-shared", "-Xcompiler", "-fPIC", "lib.cu", "-o", "libbump.so", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    import ctypes
+    lib = ctypes.CDLL(str(tmp_path / "libbump.so"))
+    values = (ctypes.c_int * 4)(1, 2, 3, 4)
+    assert lib.bump(values, 4) == 0 and list(values) == [2, 3, 4, 5]
+    assert lib.bump(values, 2048) == 9  # cudaErrorInvalidConfiguration, as CUDA reports it
+
+
+def test_barrier_in_device_function_is_a_located_error(tmp_path):
+    cu = tmp_path / "sync.cu"
+    cu.write_text("__device__ void helper() {\n    __syncthreads();\n}\n__global__ void k() { helper(); }\n")
+    done = cuda2cpu("--emit=openmp", cu, "-o", tmp_path / "out.cpp")
+    assert done.returncode == 1 and f"{cu}:2:5: error:" in done.stderr
+    assert not (tmp_path / "out.cpp").exists()
