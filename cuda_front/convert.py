@@ -207,7 +207,7 @@ class Converter:
         if init_cursor is not None:
             if storage != "auto":
                 raise unsupported(loc, "an initializer on a __shared__ variable")
-            init = self.initializer(init_cursor, cursor)
+            init = self.expr(init_cursor)
         sym = symbol_id(cursor)
         kind = "shared" if storage.startswith("shared") else "local"
         type_spelling = cursor.type.spelling
@@ -215,11 +215,6 @@ class Converter:
             raise unsupported(loc, "an 'auto' declaration without an initializer")
         self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)
         return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
-
-    def initializer(self, init: ci.Cursor, decl: ci.Cursor) -> ir.Expr | None:
-        """A declaration's initializer; a constructor call ``T x(a, b)`` becomes ``T(a, b)``."""
-        expr = self.expr(init)
-        return expr
 
     def if_stmt(self, cursor: ci.Cursor) -> ir.If:
         loc = location(cursor)

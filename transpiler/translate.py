@@ -23,12 +23,12 @@ from pathlib import Path
 import clang.cindex as ci
 
 from cuda_front import clang_ext
-from cuda_front.convert import BUILTIN_VARS, Converter, location
+from cuda_front.convert import BUILTIN_VARS, Converter, location, template_header
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, skeleton
 from openmp_emit.printer import declare
 from transpiler import __version__, ir
-from transpiler.diagnostics import CompileError, Diagnostic, unsupported
+from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
 from transpiler.options import TranslateOptions
 from transpiler.passes import PassContext, build_pipeline, run_pipeline
 
@@ -202,8 +202,7 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes) -> list[Edit]:
     return edits
 
 
-def _tok_loc(tok):
-    from transpiler.diagnostics import SourceLoc
+def _tok_loc(tok) -> SourceLoc:
     loc = tok.location
     return SourceLoc(loc.file.name if loc.file else "?", loc.line, loc.column)
 
@@ -213,7 +212,6 @@ def prototype_text(cursor: ci.Cursor) -> str:
     for p in cursor.get_children():
         if p.kind == K.PARM_DECL:
             params.append(declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
-    from cuda_front.convert import template_header
     return emit.kernel_declaration(cursor.spelling, params, template_header(cursor), "")
 
 
