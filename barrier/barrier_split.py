@@ -66,8 +66,8 @@ class BarrierSplit:
         return map_kernels(program, lambda k: self.kernel(k, ctx))
 
     def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
-        grid = kernel.body
-        assert isinstance(grid, ir.GridLoop), "barrier-split runs after parallel-loops"
+        grid = ir.grid_loop(kernel)
+        assert grid is not None, "barrier-split runs after parallel-loops"
         used_names = _declared_names(kernel)
         for p in kernel.params:
             used_names.add(p.name)
@@ -78,7 +78,7 @@ class BarrierSplit:
                 new_stmts.extend(self.split(s, ctx, report, used_names))
             else:
                 new_stmts.append(s)
-        return replace(kernel, body=replace(grid, body=replace(grid.body, stmts=tuple(new_stmts))))
+        return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(new_stmts))))
 
     def split(self, loop: ir.ThreadLoop, ctx: PassContext, report: KernelReport,
               used_names: set[str]) -> list[ir.Stmt]:

@@ -7,6 +7,8 @@
 #include <vector>
 #include <cuda_runtime.h>
 
+// Sums the whole array.  The result does not depend on the calling thread, so the call can be
+// hoisted out of the loop over a block's threads and computed once per block (as in the paper).
 __device__ float sum(const float *data, int n)
 {
     float total = 0.0f;
@@ -15,6 +17,7 @@ __device__ float sum(const float *data, int n)
     return total;
 }
 
+// Every thread divides its element by the total: out[i] = in[i] / sum(in).
 __global__ void normalize(float *out, const float *in, int n)
 {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,7 +29,12 @@ __global__ void normalize(float *out, const float *in, int n)
 int main(int argc, char **argv)
 {
     const int n = argc > 1 ? atoi(argv[1]) : 4096;
+    if (n <= 0) {
+        printf("FAIL: usage: %s [n > 0]\n", argv[0]);
+        return 1;
+    }
     std::vector<float> in(n), out(n);
+    // Inputs are multiples of 1/8, so the float sum on the device is exact for n up to ~10^6.
     double total = 0;
     for (int i = 0; i < n; ++i) {
         in[i] = 1.0f + (i % 10) * 0.125f;
@@ -36,7 +44,9 @@ int main(int argc, char **argv)
     cudaMalloc(&din, n * sizeof(float));
     cudaMalloc(&dout, n * sizeof(float));
     cudaMemcpy(din, in.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    // One thread per element, 256 threads per block; the last block may be partly empty.
     normalize<<<(n + 255) / 256, 256>>>(dout, din, n);
+    cudaDeviceSynchronize();
     cudaMemcpy(out.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost);
     cudaFree(din);
     cudaFree(dout);

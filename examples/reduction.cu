@@ -6,6 +6,9 @@
 
 #define BLOCK 256
 
+// Each block sums BLOCK inputs (zeros past the end) and writes one partial sum.  Every step of
+// the tree halves the number of active threads; the barriers sit between the steps, outside the
+// ifs, so all threads of the block reach each one.
 __global__ void block_sum(const int *in, long long *partial, int n)
 {
     __shared__ long long s[BLOCK];
@@ -46,8 +49,10 @@ int main()
     cudaMalloc(&dpartial, blocks * sizeof(long long));
     cudaMemcpy(din, in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
     block_sum<<<blocks, BLOCK>>>(din, dpartial, n);
+    cudaDeviceSynchronize();
     std::vector<long long> partial(blocks);
     cudaMemcpy(partial.data(), dpartial, blocks * sizeof(long long), cudaMemcpyDeviceToHost);
+    // Second stage on the host: add the per-block partial sums.
     long long total = 0;
     for (long long p : partial)
         total += p;

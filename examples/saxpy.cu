@@ -4,6 +4,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 
+// y = alpha * x + y.  A grid-stride loop: any grid size covers any n.
 template <typename T>
 __global__ void axpy(int n, T alpha, const T *x, T *y)
 {
@@ -11,6 +12,7 @@ __global__ void axpy(int n, T alpha, const T *x, T *y)
         y[i] = alpha * x[i] + y[i];
 }
 
+// Runs axpy<T> on the device and compares with the host result (relative tolerance).
 template <typename T>
 bool check(int n, T alpha)
 {
@@ -25,7 +27,8 @@ bool check(int n, T alpha)
     cudaMalloc(&dy, n * sizeof(T));
     cudaMemcpy(dx, x.data(), n * sizeof(T), cudaMemcpyHostToDevice);
     cudaMemcpy(dy, y.data(), n * sizeof(T), cudaMemcpyHostToDevice);
-    axpy<T><<<64, 128>>>(n, alpha, dx, dy);
+    axpy<T><<<64, 128>>>(n, alpha, dx, dy);  // a small fixed grid: each thread does many elements
+    cudaDeviceSynchronize();
     cudaMemcpy(y.data(), dy, n * sizeof(T), cudaMemcpyDeviceToHost);
     cudaFree(dx);
     cudaFree(dy);
@@ -37,6 +40,7 @@ bool check(int n, T alpha)
 
 int main()
 {
+    // Two instantiations of the same kernel template.
     if (!check<float>(500000, 2.5f) || !check<double>(300001, -1.25)) {
         printf("FAIL: saxpy mismatch\n");
         return 1;

@@ -2,29 +2,55 @@
 
 The library is compiled on first use (with ``$CXX``, else ``g++``) into a cache directory:
 ``$MOCCUDA_CACHE_DIR``, else ``$XDG_CACHE_HOME/cuda2cpu``, else ``~/.cache/cuda2cpu``, in a
-subdirectory named by a hash of the sources and the compiler, so an edit or another compiler
-gives a fresh build.  Builds happen in a temporary directory renamed into place, so concurrent
-builds (parallel test workers, parallel make) never see a half-written library.
+subdirectory named by a hash of the sources, the headers, the flags and the compiler (its path and
+version), so an edit or another compiler gives a fresh build and never a stale one.  Builds happen
+in a temporary directory and are renamed into place, so concurrent builds (parallel test workers,
+parallel make) never see a half-written library: each either finds the finished file or builds its
+own copy and atomically replaces it with identical content.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import shutil
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SOURCE_DIR = PACKAGE_DIR / "src"
+INCLUDE_DIR = PACKAGE_DIR / "include"
+
+#: How each source is compiled.  -Werror=switch: the error tables must name every error code.
+COMPILE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-pthread", "-Wall", "-Wextra", "-Werror=switch"]
+LIBRARY_NAMES = {"static": "libmoccuda.a", "shared": "libmoccuda.so"}
+
+
+class BuildError(RuntimeError):
+    """The library could not be compiled; the message holds the command and its output."""
 
 
 def include_dir() -> Path:
-    return PACKAGE_DIR / "include"
+    """The directory holding ``cuda_runtime.h`` (for ``-I``)."""
+    return INCLUDE_DIR
 
 
 def _compiler() -> str:
     return os.environ.get("CXX") or "g++"
+
+
+@functools.lru_cache(maxsize=None)
+def _compiler_identity(compiler: str) -> str:
+    """The compiler's resolved path and version, so that upgrading it invalidates the cache."""
+    path = shutil.which(compiler) or compiler
+    try:
+        version = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        version = ""
+    return f"{path}\n{version}"
 
 
 def _cache_root() -> Path:
@@ -38,48 +64,65 @@ def _sources() -> list[Path]:
     return sorted(SOURCE_DIR.glob("*.cpp"))
 
 
+def _inputs() -> list[Path]:
+    """Every file whose content the library depends on."""
+    return _sources() + sorted(SOURCE_DIR.glob("*.h")) + sorted(INCLUDE_DIR.glob("*.h"))
+
+
 def library_dir() -> Path:
+    """Where the library for the current sources and compiler lives (it may not be built yet)."""
     digest = hashlib.sha256()
-    digest.update(_compiler().encode())
-    for path in _sources() + sorted(include_dir().glob("*.h")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    digest.update(_compiler_identity(_compiler()).encode())
+    digest.update(" ".join(COMPILE_FLAGS).encode())
+    for path in _inputs():
+        digest.update(path.name.encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return _cache_root() / f"moccuda-{digest.hexdigest()[:16]}"
 
 
 def build(kind: str = "static") -> Path:
-    """Return the path of ``libmoccuda.a`` (or ``.so`` for kind="shared"), building if needed."""
+    """Return the path of ``libmoccuda.a`` (kind="static") or ``libmoccuda.so`` (kind="shared"),
+    building it first if it is not up to date.  Raises :class:`BuildError` if compilation fails."""
+    if kind not in LIBRARY_NAMES:
+        raise ValueError(f"kind must be 'static' or 'shared', not {kind!r}")
     target_dir = library_dir()
-    name = "libmoccuda.a" if kind == "static" else "libmoccuda.so"
-    target = target_dir / name
+    target = target_dir / LIBRARY_NAMES[kind]
     if target.exists():
         return target
-    target_dir.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target_dir.parent) as tmp:
+    target_dir.mkdir(parents=True, exist_ok=True)
+    # Both kinds come from the same objects, so one build makes both.
+    with tempfile.TemporaryDirectory(dir=target_dir, prefix=".build-") as tmp:
         tmp_path = Path(tmp)
-        objects = []
-        for src in _sources():
-            obj = tmp_path / (src.stem + ".o")
-            _run([_compiler(), "-std=c++17", "-O2", "-fPIC", "-pthread", f"-I{include_dir()}", "-c", str(src), "-o", str(obj)])
-            objects.append(str(obj))
-        if kind == "static":
-            _run(["ar", "rcs", str(tmp_path / name), *objects])
-        else:
-            _run([_compiler(), "-shared", "-pthread", "-o", str(tmp_path / name), *objects])
-        target_dir.mkdir(exist_ok=True)
-        os.replace(tmp_path / name, target)  # atomic: readers see all or nothing
+        objects = _compile_all(tmp_path)
+        static, shared = tmp_path / LIBRARY_NAMES["static"], tmp_path / LIBRARY_NAMES["shared"]
+        _run(["ar", "rcs", str(static), *objects])
+        _run([_compiler(), "-shared", "-pthread", "-o", str(shared), *objects])
+        for built in (static, shared):
+            os.replace(built, target_dir / built.name)  # atomic: readers see a whole library or none
     return target
+
+
+def _compile_all(out_dir: Path) -> list[str]:
+    """Compile every source into ``out_dir``, in parallel; return the object files."""
+    def compile_one(src: Path) -> str:
+        obj = out_dir / (src.stem + ".o")
+        _run([_compiler(), *COMPILE_FLAGS, f"-I{INCLUDE_DIR}", "-c", str(src), "-o", str(obj)])
+        return str(obj)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(len(_sources()), os.cpu_count() or 1))) as pool:
+        return list(pool.map(compile_one, _sources()))
 
 
 def _run(cmd: list[str]) -> None:
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"building MocCUDA failed: {' '.join(cmd)}\n{done.stderr}")
+        raise BuildError(f"building MocCUDA failed: {' '.join(cmd)}\n{done.stdout}{done.stderr}")
 
 
-def link_flags() -> list[str]:
-    """What a program linking MocCUDA needs after its own objects."""
-    return [str(build("static")), "-fopenmp", "-lm", "-pthread"]
+def link_flags(kind: str = "static") -> list[str]:
+    """What a program linking MocCUDA needs after its own objects: the library (built if needed),
+    OpenMP, libm and threads."""
+    return [str(build(kind)), "-fopenmp", "-lm", "-pthread"]
 
 
-__all__ = ["include_dir", "library_dir", "build", "link_flags"]
+__all__ = ["BuildError", "include_dir", "library_dir", "build", "link_flags"]

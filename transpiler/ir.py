@@ -434,3 +434,34 @@ def as_block(stmt: Stmt | None) -> Block:
     if isinstance(stmt, Block):
         return stmt
     return Block((stmt,), loc=stmt.loc)
+
+
+# ------------------------------------------------------------------------ lowered kernel shape
+#
+# After ``parallel-loops`` a kernel body is a GridLoop, or (once ``parallel-licm`` hoisted
+# launch-level code) a Block of that code ending in the GridLoop.
+
+
+def grid_loop(kernel: Kernel) -> GridLoop | None:
+    """The kernel's grid loop: its body, or the last statement of the block around it."""
+    body = kernel.body
+    if isinstance(body, Block) and body.stmts and isinstance(body.stmts[-1], GridLoop):
+        body = body.stmts[-1]
+    return body if isinstance(body, GridLoop) else None
+
+
+def replace_grid_loop(kernel: Kernel, grid: GridLoop) -> Kernel:
+    if isinstance(kernel.body, Block):
+        return replace(kernel, body=replace(kernel.body, stmts=kernel.body.stmts[:-1] + (grid,)))
+    return replace(kernel, body=grid)
+
+
+def map_thread_loops(kernel: Kernel, fn) -> Kernel:
+    """Rebuild ``kernel`` with ``fn`` applied to each thread loop at the top of its grid loop."""
+    grid = grid_loop(kernel)
+    if grid is None:
+        return kernel
+    stmts = tuple(fn(s) if isinstance(s, ThreadLoop) else s for s in grid.body.stmts)
+    if all(a is b for a, b in zip(stmts, grid.body.stmts)):
+        return kernel
+    return replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))

@@ -28,8 +28,25 @@ class KernelReport:
     lowering: str = "split"
 
     def as_json(self) -> dict:
-        return {"name": self.name, "line": self.line, "barriers": self.barriers,
+        return {"name": self.name, "line": self.line, "barriers": self._merged_barriers(),
                 "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering}
+
+    def _merged_barriers(self) -> list[dict]:
+        """One entry per barrier: when several passes speak of the same barrier (the analysis
+        keeps it, the lowering splits at it), the reasons join and the most telling action
+        stands: "eliminated", then "moved", then "kept"."""
+        rank = {"kept": 0, "moved": 1, "eliminated": 2}
+        merged: dict[tuple[int, int], dict] = {}
+        for entry in self.barriers:
+            key = (entry["line"], entry["column"])
+            old = merged.get(key)
+            if old is None:
+                merged[key] = dict(entry)
+                continue
+            action = max(old["action"], entry["action"], key=lambda a: rank.get(a, 0))
+            reason = old["reason"] if entry["reason"] == old["reason"] else f"{old['reason']}; {entry['reason']}"
+            merged[key] = {**old, "action": action, "reason": reason}
+        return list(merged.values())
 
 
 @dataclass
@@ -40,6 +57,11 @@ class PassContext:
     warnings: list[Diagnostic] = field(default_factory=list)
     reports: dict[str, KernelReport] = field(default_factory=dict)
     lowering: str = "auto"
+    #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
+    #: barrier passes read what a called function accesses); overloaded names are left out.
+    device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
+    #: What the kernel launch sites prove, by kernel name (``cuda_front.launch_sites.LaunchFacts``).
+    launches: dict[str, object] = field(default_factory=dict)
     _next_sym: int = -1
 
     def fresh_sym(self, name: str, type_: str, kind: str, loc: SourceLoc) -> int:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from cuda_front import clang_ext
+from cuda_front import clang_ext, launch_sites
 from cuda_front.convert import BUILTIN_VARS, Converter, location, template_header
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, skeleton
@@ -158,6 +158,21 @@ def pass_builtins_to_calls(node: ir.Node, needs: dict[str, tuple[str, ...]]) -> 
     return ir.transform(node, rewrite)
 
 
+def device_bodies_for_analysis(converter: Converter, scan: UnitScan) -> dict[str, ir.DeviceFunction]:
+    """IR of every ``__device__`` function with one definition, for the barrier analyses only
+    (what a call reads and writes); the host text keeps them as written.  A body the converter
+    cannot represent is left out: calls to it count as unknown effects."""
+    bodies = {}
+    for name, overloads in scan.device_functions.items():
+        if len(overloads) != 1:
+            continue
+        try:
+            bodies[name] = converter.device_function(overloads[0])
+        except CompileError:
+            continue
+    return bodies
+
+
 # -------------------------------------------------------------------------------------- edits
 
 
@@ -277,7 +292,9 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     program = ir.Program(kernels, tuple(device_fns))
     program = pass_builtins_to_calls(program, needs)
 
-    ctx = PassContext(dict(converter.symbols), lowering=options.lowering)
+    bodies = device_bodies_for_analysis(converter, scan)
+    ctx = PassContext(dict(converter.symbols), lowering=options.lowering, device_bodies=bodies,
+                      launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}

@@ -1,121 +1,166 @@
-/* MocCUDA: the CUDA runtime API on the CPU.
+/* MocCUDA: the CUDA runtime on the CPU.
  *
- * One header, two modes:
- *  - parse mode (__CUDA2CPU_PARSE__, used when cuda2cpu parses .cu files with libclang in CUDA
- *    mode): the execution-space qualifiers are clang's CUDA attributes and the builtin index
- *    variables and device-only functions are declared, so device code type-checks;
- *  - compile mode (the translated C++ under g++/clang++ -fopenmp): the qualifiers expand to
- *    nothing, and kernels receive a moccuda::LaunchConfig instead of builtin variables.
+ * One header set, read in two modes (see host_defines.h):
+ *  - parse mode (__CUDA2CPU_PARSE__): cuda2cpu's front end parses .cu files with libclang in CUDA
+ *    mode and force-includes this header, which declares the CUDA language's pieces so that device
+ *    code type-checks;
+ *  - compile mode: the translated C++ includes it and is compiled by g++ or clang++ -fopenmp and
+ *    linked with libmoccuda.  Kernels are host functions taking a moccuda::LaunchConfig.
+ * C sources may include it too; they get the C API (cuda_runtime_api.h).
+ *
+ * Like nvcc's, this header makes the C library's I/O, memory and math functions available.
  */
 #ifndef MOCCUDA_CUDA_RUNTIME_H
 #define MOCCUDA_CUDA_RUNTIME_H
 
-#include <stddef.h>
-#include <string.h>
+#include "host_defines.h"
+/* Must precede every system header (parse mode only). */
+#include "cuda2cpu_libdevice.h"
 
-#ifdef __CUDA2CPU_PARSE__
-#define __global__ __attribute__((global))
-#define __device__ __attribute__((device))
-#define __host__ __attribute__((host))
-#define __shared__ __attribute__((shared))
-#define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
-#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
-#define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
-#else
-#define __global__
-#define __device__
-#define __host__
-#define __shared__
-#define __constant__
-#define __managed__
-#define __launch_bounds__(...)
-#define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __cplusplus
+#include <cmath>
+#include <cstdlib>
+#include <new>
 #endif
 
 #include "vector_types.h"
 #include "driver_types.h"
+#include "cuda_runtime_api.h"
 
 #ifdef __cplusplus
-extern "C" {
-#endif
-cudaError_t cudaMalloc(void **ptr, size_t size);
-cudaError_t cudaMallocHost(void **ptr, size_t size);
-cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
-cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags __MOCCUDA_DEFAULT(1));
-cudaError_t cudaFree(void *ptr);
-cudaError_t cudaFreeHost(void *ptr);
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-                            cudaStream_t stream __MOCCUDA_DEFAULT(0));
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height, enum cudaMemcpyKind kind);
-cudaError_t cudaMemset(void *ptr, int value, size_t count);
-cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream __MOCCUDA_DEFAULT(0));
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
-cudaError_t moccuda_memcpy_symbol(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-cudaError_t cudaDeviceSynchronize(void);
-cudaError_t cudaThreadSynchronize(void);
-cudaError_t cudaDeviceReset(void);
-cudaError_t cudaGetLastError(void);
-cudaError_t cudaPeekAtLastError(void);
-const char *cudaGetErrorString(cudaError_t error);
-const char *cudaGetErrorName(cudaError_t error);
-cudaError_t cudaGetDeviceCount(int *count);
-cudaError_t cudaSetDevice(int device);
-cudaError_t cudaGetDevice(int *device);
-cudaError_t cudaSetDeviceFlags(unsigned int flags);
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
-cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
-cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
-cudaError_t cudaStreamCreate(cudaStream_t *stream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
-cudaError_t cudaStreamDestroy(cudaStream_t stream);
-cudaError_t cudaStreamSynchronize(cudaStream_t stream);
-cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags __MOCCUDA_DEFAULT(0));
-cudaError_t cudaEventCreate(cudaEvent_t *event);
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream __MOCCUDA_DEFAULT(0));
-cudaError_t cudaEventSynchronize(cudaEvent_t event);
-cudaError_t cudaEventQuery(cudaEvent_t event);
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
-cudaError_t cudaEventDestroy(cudaEvent_t event);
-/* Launch support for translated kernels: validates a configuration as CUDA does. */
-cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes);
-void moccuda_set_last_error(cudaError_t error);
-#ifdef __cplusplus
+/* ---- C++ conveniences of CUDA's runtime header ---- */
+
+/* Allocation into a typed pointer. */
+template <class T>
+inline cudaError_t cudaMalloc(T **ptr, size_t size) { return cudaMalloc((void **)ptr, size); }
+template <class T>
+inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0)
+{
+    return cudaHostAlloc((void **)ptr, size, flags);
 }
-#endif
+template <class T>
+inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) { return cudaHostAlloc((void **)ptr, size, flags); }
+template <class T>
+inline cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned int flags = cudaMemAttachGlobal)
+{
+    return cudaMallocManaged((void **)ptr, size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)ptr, pitch, width, height);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync((void **)ptr, size, stream);
+}
+template <class T>
+inline cudaError_t cudaHostGetDevicePointer(T **device_ptr, void *host_ptr, unsigned int flags)
+{
+    return cudaHostGetDevicePointer((void **)device_ptr, host_ptr, flags);
+}
 
-#ifdef __cplusplus
+/* Symbols named by the variable itself.  Its size is known here, so copies beyond it are
+ * rejected (cudaErrorInvalidValue), as CUDA does. */
 template <class T>
-cudaError_t cudaMalloc(T **ptr, size_t size) { return cudaMalloc((void **)ptr, size); }
+inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    return moccuda_symbol_copy((void *)__builtin_addressof(symbol), sizeof(T), offset, (void *)src, count, kind, 1);
+}
 template <class T>
-cudaError_t cudaMallocHost(T **ptr, size_t size) { return cudaMallocHost((void **)ptr, size); }
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                        enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    return moccuda_symbol_copy((void *)__builtin_addressof(symbol), sizeof(T), offset, dst, count, kind, 0);
+}
 template <class T>
-cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned int flags = 1) { return cudaMallocManaged((void **)ptr, size, flags); }
+inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                           enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0)
+{
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
 template <class T>
-cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,
-                               enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
-{ return moccuda_memcpy_symbol((char *)&symbol + offset, src, count, kind); }
+inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
 template <class T>
-cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
-                                 enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
-{ return moccuda_memcpy_symbol(dst, (const char *)&symbol + offset, count, kind); }
+inline cudaError_t cudaGetSymbolAddress(void **device_ptr, const T &symbol)
+{
+    return cudaGetSymbolAddress(device_ptr, (const void *)__builtin_addressof(symbol));
+}
 template <class T>
-cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, size_t count, size_t offset = 0,
-                                    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0)
-{ return cudaMemcpyToSymbol(symbol, src, count, offset, kind); }
+inline cudaError_t cudaGetSymbolSize(size_t *size, const T &)
+{
+    if (size == nullptr)
+        return moccuda_set_error(cudaErrorInvalidValue);
+    *size = sizeof(T);
+    return cudaSuccess;
+}
+
+/* Kernels named by the function itself. */
 template <class T>
-cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
-                                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0)
-{ return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind); }
-#endif
+inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
+{
+    return cudaFuncSetCacheConfig((const void *)func, config);
+}
+template <class T>
+inline cudaError_t cudaFuncSetSharedMemConfig(T *func, enum cudaSharedMemConfig config)
+{
+    return cudaFuncSetSharedMemConfig((const void *)func, config);
+}
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, int value)
+{
+    return cudaFuncSetAttribute((const void *)func, attr, value);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T *func, int block_size,
+                                                                 size_t dynamic_shared_bytes)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)func, block_size, dynamic_shared_bytes);
+}
+/* The block size (a multiple of the warp size, at most block_size_limit when that is nonzero)
+ * giving the most resident threads per multiprocessor, and the grid that fills the device. */
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *block_size, T *func,
+                                                      size_t dynamic_shared_bytes = 0, int block_size_limit = 0)
+{
+    if (min_grid_size == nullptr || block_size == nullptr)
+        return moccuda_set_error(cudaErrorInvalidValue);
+    int limit = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+    int sm_count = 0, best_size = 0, best_threads = 0;
+    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
+    for (int size = 32; size <= limit; size += 32) {
+        int blocks = 0;
+        cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, size, dynamic_shared_bytes);
+        if (status != cudaSuccess)
+            return status;
+        if (blocks * size >= best_threads) {
+            best_threads = blocks * size;
+            best_size = size;
+        }
+    }
+    *block_size = best_size;
+    *min_grid_size = best_threads / (best_size > 0 ? best_size : 1) * sm_count;
+    return cudaSuccess;
+}
+
+/* Managed-memory hints (CUDA 12's signatures): nothing to do when all memory is host memory. */
+inline cudaError_t cudaMemPrefetchAsync(const void *, size_t, int, cudaStream_t = 0) { return cudaSuccess; }
+inline cudaError_t cudaMemAdvise(const void *, size_t, enum cudaMemoryAdvise, int) { return cudaSuccess; }
+
+#endif /* __cplusplus */
 
 #include "cuda2cpu_device.h"
 
-#endif
+#endif /* MOCCUDA_CUDA_RUNTIME_H */

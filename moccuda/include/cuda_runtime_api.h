@@ -1,1 +1,153 @@
-#include "cuda_runtime.h"
+/* MocCUDA: the CUDA runtime API as C functions (the library's ABI).
+ *
+ * Everything runs on the host: "device" memory is host memory, streams are synchronous (work runs
+ * when it is issued), and there is one device, which reports the properties of a Tesla
+ * V100-SXM2-16GB under the name "MocCUDA (Tesla V100-SXM2-16GB on the CPU)".
+ *
+ * Errors follow CUDA: each call returns its status, a failure also becomes the calling thread's
+ * last error (cudaGetLastError returns and clears it, cudaPeekAtLastError only returns it), and
+ * no misuse the runtime can detect crashes or aborts.
+ */
+#ifndef MOCCUDA_CUDA_RUNTIME_API_H
+#define MOCCUDA_CUDA_RUNTIME_API_H
+
+#include <stddef.h>
+
+#include "host_defines.h"
+#include "vector_types.h"
+#include "driver_types.h"
+
+/* The runtime version MocCUDA's types and layouts follow: 13.0. */
+#define CUDART_VERSION 13000
+#define MOCCUDA_VERSION 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---- */
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorName(cudaError_t error);
+const char *cudaGetErrorString(cudaError_t error);
+
+/* ---- devices ---- */
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaInitDevice(int device, unsigned int device_flags, unsigned int flags);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaThreadSynchronize(void); /* deprecated names of the two above */
+cudaError_t cudaThreadExit(void);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaDeviceCanAccessPeer(int *can_access, int device, int peer_device);
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned int flags);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
+                                                          size_t dynamic_shared_bytes);
+
+/* ---- memory ---- */
+cudaError_t cudaMalloc(void **ptr, size_t size);
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags MOCCUDA_DEFAULT(cudaMemAttachGlobal));
+cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaHostGetDevicePointer(void **device_ptr, void *host_ptr, unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int *flags, void *host_ptr);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaMemcpy2D(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t count);
+cudaError_t cudaMemset(void *ptr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream MOCCUDA_DEFAULT(0));
+
+/* A __device__ or __constant__ variable is an ordinary variable here, so a symbol is its address.
+ * C++ code normally calls the overloads in cuda_runtime.h that take the variable itself. */
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                               size_t offset MOCCUDA_DEFAULT(0),
+                               enum cudaMemcpyKind kind MOCCUDA_DEFAULT(cudaMemcpyHostToDevice));
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset MOCCUDA_DEFAULT(0),
+                                 enum cudaMemcpyKind kind MOCCUDA_DEFAULT(cudaMemcpyDeviceToHost));
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaGetSymbolAddress(void **device_ptr, const void *symbol);
+
+/* ---- streams (synchronous: work runs when issued, so every stream is always idle) ---- */
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags MOCCUDA_DEFAULT(0));
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *user_data,
+                                  unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data);
+
+/* ---- events (record the host's steady clock when recorded) ---- */
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream MOCCUDA_DEFAULT(0),
+                                     unsigned int flags MOCCUDA_DEFAULT(0));
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+/* ---- MocCUDA's own entry points, used by the headers ---- */
+
+/* Records `error` as the calling thread's last error (unless it is cudaSuccess) and returns it. */
+cudaError_t moccuda_set_error(cudaError_t error);
+
+/* Validates a kernel launch as CUDA does and records a failure as the last error.  `kernel` (may
+ * be NULL) identifies the kernel for limits raised with cudaFuncSetAttribute; with NULL the
+ * largest limit raised for any kernel applies. */
+cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream,
+                                 const void *kernel);
+/* Copies between a symbol of `symbol_bytes` bytes (0: unknown, not checked) and a buffer;
+ * `to_symbol` says which way. */
+cudaError_t moccuda_symbol_copy(void *symbol, size_t symbol_bytes, size_t offset, void *buffer, size_t count,
+                                enum cudaMemcpyKind kind, int to_symbol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOCCUDA_CUDA_RUNTIME_API_H */

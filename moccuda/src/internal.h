@@ -1,0 +1,32 @@
+// MocCUDA runtime: what the source files share.
+#ifndef MOCCUDA_SRC_INTERNAL_H
+#define MOCCUDA_SRC_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace moccuda {
+namespace runtime {
+
+// Records a failure as the calling thread's last error; returns `status` either way, so that an
+// API function can `return fail(...)`.
+cudaError_t fail(cudaError_t status);
+
+// The device MocCUDA reports: a Tesla V100-SXM2-16GB.
+constexpr size_t total_global_memory = 16945512448ull;
+constexpr size_t shared_memory_per_block = 48 * 1024;         // without opting in
+constexpr size_t shared_memory_per_block_optin = 96 * 1024;   // cudaFuncAttributeMaxDynamicSharedMemorySize
+constexpr int runtime_version = 13000;
+
+// True for the default streams and for streams created and not yet destroyed.
+bool valid_stream(cudaStream_t stream);
+
+// What cudaDeviceReset destroys besides device state: allocations, streams and events.
+void release_all_memory();
+void release_all_streams_and_events();
+
+}  // namespace runtime
+}  // namespace moccuda
+
+#endif

@@ -1,0 +1,323 @@
+"""Memory effects of barriers (barrier/effects.py) and launch-site facts (cuda_front/launch_sites.py).
+
+Unit tests of the analysis: expected effect sets, the cross-thread conflict test in both
+directions (precision: accesses that no two threads share are excluded; soundness: an offset by
+one thread, a transposed index, a possibly aliasing pointer are conflicts), and the aliasing rule.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from barrier.effects import Affine, Poly, barrier_effects, cross_conflicts, describe, kernel_facts, may_meet
+from cuda_front import launch_sites
+from cuda_front.convert import Converter
+from cuda_front.parse import parse_file
+from transpiler import ir
+from transpiler import translate as tr
+from transpiler.options import TranslateOptions
+from transpiler.passes import PassContext, build_pipeline, run_pipeline
+
+
+def analysis_ir(source: str, tmp_path: Path, pipeline: str = "parallel-loops", name: str = "k.cu"):
+    """The IR of ``source`` after ``pipeline`` (no lowering, no emission), and its pass context."""
+    cu = tmp_path / name
+    cu.write_text("#include <cuda_runtime.h>\n" + source)
+    unit = parse_file(cu, TranslateOptions())
+    scan = tr.scan_unit(unit)
+    converter = Converter()
+    program = ir.Program(tuple(converter.kernel(c) for c in scan.kernels))
+    ctx = PassContext(dict(converter.symbols), device_bodies=tr.device_bodies_for_analysis(converter, scan),
+                      launches=launch_sites.analyze(unit.tu, scan.kernels))
+    return run_pipeline(program, build_pipeline(pipeline), ctx), ctx
+
+
+def thread_loop(kernel: ir.Kernel) -> ir.ThreadLoop:
+    body = kernel.body.stmts[-1] if isinstance(kernel.body, ir.Block) else kernel.body
+    return next(s for s in body.body.stmts if isinstance(s, ir.ThreadLoop))
+
+
+def effects_of(source: str, tmp_path: Path, kernel: str = "k"):
+    program, ctx = analysis_ir(source, tmp_path)
+    k = next(k for k in program.kernels if k.name == kernel)
+    facts = kernel_facts(k, ctx)
+    return barrier_effects(thread_loop(k), facts), facts
+
+
+def conflicts_text(effects, facts) -> list[tuple[str, str]]:
+    return [(str(a), str(b)) for a, b in cross_conflicts(effects, facts)]
+
+
+LAUNCH_1D = """
+int main() {
+    float *a, *b;
+    cudaMalloc(&a, 1024); cudaMalloc(&b, 1024);
+    k<<<4, 64>>>(a, b);
+}
+"""
+
+
+# ------------------------------------------------------------------------------- effect sets
+
+
+def test_effect_sets_before_and_after(tmp_path):
+    (e,), facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float s[64];
+    int t = threadIdx.x;
+    s[t] = a[t];
+    __syncthreads();
+    b[t] = s[63 - t];
+}
+""" + LAUNCH_1D, tmp_path)
+    assert describe(e.before) == "read a[t], write s[t]"
+    assert describe(e.after) == "read s[63 - t], write b[t]"
+    assert conflicts_text(e, facts) == [("write s[t]", "read s[63 - t]")]
+    # a and b are distinct cudaMalloc'd buffers, indexed by the thread: both accesses are private
+    assert describe(e.private) == "read a[t], write b[t]"
+
+
+def test_thread_private_accesses_are_excluded(tmp_path):
+    """Paper Fig. 5: s[tid] written and read by its own thread needs no barrier."""
+    (e,), facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float s[64];
+    s[threadIdx.x] = a[threadIdx.x] * 2;
+    __syncthreads();
+    b[threadIdx.x] = s[threadIdx.x] + 1;
+}
+""" + LAUNCH_1D, tmp_path)
+    assert cross_conflicts(e, facts) == []
+    assert e.shared_effects == ()
+
+
+def test_offset_by_one_thread_conflicts(tmp_path):
+    (e,), facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float s[65];
+    s[threadIdx.x] = a[threadIdx.x];
+    __syncthreads();
+    b[threadIdx.x] = s[threadIdx.x + 1];
+}
+""" + LAUNCH_1D, tmp_path)
+    assert conflicts_text(e, facts) == [("write s[threadIdx.x]", "read s[threadIdx.x + 1]")]
+
+
+def test_write_after_read_across_threads_conflicts(tmp_path):
+    (e,), facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float s[64];
+    float v = s[(threadIdx.x + 1) % 64];
+    __syncthreads();
+    s[threadIdx.x] = v;
+}
+""" + LAUNCH_1D, tmp_path)
+    assert conflicts_text(e, facts) == [("read s[(threadIdx.x + 1) % 64]", "write s[threadIdx.x]")]
+
+
+def test_uniform_location_and_transposed_index_conflict(tmp_path):
+    effects, facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float w[16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    w[ty][tx] = a[ty * 16 + tx];
+    __syncthreads();
+    b[ty * 16 + tx] = w[tx][ty];
+    __syncthreads();
+    if (tx == 0) w[0][0] = 1;
+}
+int main() {
+    float *a, *b;
+    cudaMalloc(&a, 1024); cudaMalloc(&b, 1024);
+    k<<<1, dim3(16, 16)>>>(a, b);
+}
+""", tmp_path)
+    first, second = effects
+    assert conflicts_text(first, facts) == [("write w[ty][tx]", "read w[tx][ty]")]
+    assert conflicts_text(second, facts) == [("read w[tx][ty]", "write w[0][0]")]
+    # a[ty * 16 + tx] is injective for a 16 x 16 block (a mixed-radix index)
+    assert "read a[ty * 16 + tx]" in describe(first.private)
+
+
+def test_effects_follow_loops_and_branches(tmp_path):
+    """A barrier in a loop sees the next iteration after it and the previous one before it."""
+    (e,), facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float s[64];
+    float acc = 0;
+    for (int i = 0; i < 4; ++i) {
+        if (i > 0) acc += s[(threadIdx.x + i) % 64];
+        s[threadIdx.x] = a[threadIdx.x] + i;
+        __syncthreads();
+    }
+    b[threadIdx.x] = acc;
+}
+""" + LAUNCH_1D, tmp_path)
+    assert "read s[(threadIdx.x + i) % 64]" in describe(e.after)   # next iteration
+    assert "write b[threadIdx.x]" in describe(e.after)             # after the loop
+    assert "write s[threadIdx.x]" in describe(e.before)
+    assert "read s[(threadIdx.x + i) % 64]" in describe(e.before)  # this iteration, before it
+    assert e.previous == (e.barrier,) and e.following == (e.barrier,)
+    assert ("write s[threadIdx.x]", "read s[(threadIdx.x + i) % 64]") in conflicts_text(e, facts)
+
+
+def test_neighbouring_barriers_bound_the_regions(tmp_path):
+    effects, facts = effects_of("""
+__global__ void k(float *a, float *b) {
+    __shared__ float s[64];
+    s[threadIdx.x] = a[threadIdx.x];
+    __syncthreads();
+    __syncthreads();
+    b[threadIdx.x] = s[63 - threadIdx.x];
+}
+""" + LAUNCH_1D, tmp_path)
+    first, second = effects
+    assert first.after == () and first.following == (second.barrier,)
+    assert second.before == () and second.previous == (first.barrier,)
+
+
+# ------------------------------------------------------------------------------ aliasing rule
+
+
+ALIAS_KERNEL = """
+__global__ void k(float *x, float *y) {
+    x[threadIdx.x] = 1;
+    __syncthreads();
+    y[threadIdx.x + 1] = 2;
+}
+"""
+
+
+@pytest.mark.parametrize("launch, restrict, aliases", [
+    ("", "", True),                                                        # no launch: nothing proven
+    ("float *a, *b; cudaMalloc(&a, 8); cudaMalloc(&b, 8); k<<<1, 4>>>(a, b);", "", False),
+    ("float *a; cudaMalloc(&a, 8); k<<<1, 4>>>(a, a + 1);", "", True),     # one allocation
+    ("float *a, *b; cudaMalloc(&a, 8); b = a; k<<<1, 4>>>(a, b);", "", True),  # b copies a
+    ("float *a, *b; cudaMalloc(&a, 8); cudaMalloc(&b, 8); k<<<1, 4>>>(a, b); void (*f)(float *, float *) = k;",
+     "", True),                                                            # k escapes
+    ("", "__restrict__ ", False),
+])
+def test_pointer_parameters_alias_unless_proven_distinct(tmp_path, launch, restrict, aliases):
+    source = ALIAS_KERNEL.replace("float *x", f"float *{restrict}x") + f"int main() {{ {launch} }}\n"
+    (e,), facts = effects_of(source, tmp_path)
+    assert bool(cross_conflicts(e, facts)) == aliases
+
+
+def test_distinct_shared_arrays_never_alias_but_unknown_pointers_do(tmp_path):
+    (e,), facts = effects_of("""
+__global__ void k(float *a, int flag) {
+    __shared__ float s[64], r[64];
+    float *p = s;
+    if (flag) p = r;
+    s[threadIdx.x] = 1;
+    __syncthreads();
+    a[threadIdx.x] = r[threadIdx.x + 1] + p[0];
+}
+""" + LAUNCH_1D.replace("(a, b)", "(a, 1)"), tmp_path)
+    # r never aliases s; p (reassigned) may point anywhere
+    assert conflicts_text(e, facts) == [("write s[threadIdx.x]", "read p[0]")]
+
+
+def test_device_function_effects_through_pointer_arguments(tmp_path):
+    (e,), facts = effects_of("""
+__device__ void put(float *p, int i, float v) { p[i] = v; }
+__device__ float twice(float v) { return 2 * v; }
+__global__ void k(float *a, float *b) {
+    __shared__ float s[64], r[64];
+    put(s, threadIdx.x, twice(a[threadIdx.x]));
+    __syncthreads();
+    b[threadIdx.x] = s[threadIdx.x] + r[threadIdx.x];
+}
+""" + LAUNCH_1D, tmp_path)
+    # the write inside put has an unknown index: it may meet another thread's read of s
+    (pair,) = conflicts_text(e, facts)
+    assert pair[0].startswith("write put(s, threadIdx.x, twice(a[threadIdx.x])): p[i]")
+    assert pair[1] == "read s[threadIdx.x]"
+
+
+def test_unknown_calls_and_atomics_are_conflicts(tmp_path):
+    effects, facts = effects_of("""
+__device__ void opaque(float *p);
+__global__ void k(float *a, int *c) {
+    __shared__ float s[64];
+    __shared__ int n;
+    atomicAdd(&n, 1);
+    __syncthreads();
+    c[threadIdx.x] = n;
+    __syncthreads();
+    opaque(a);
+    __syncthreads();
+    s[threadIdx.x] = 0;
+}
+int main() { float *a; int *c; cudaMalloc(&a, 8); cudaMalloc(&c, 8); k<<<1, 64>>>(a, c); }
+""", tmp_path)
+    first, second, third = effects
+    assert ("write atomicAdd(&n, 1)", "read n") in conflicts_text(first, facts)
+    assert cross_conflicts(second, facts) and cross_conflicts(third, facts)
+
+
+# -------------------------------------------------------------------------- the affine test
+
+
+def _f(*coefs, const=0):
+    return Affine(tuple(c if isinstance(c, Poly) else Poly.const(c) for c in coefs), Poly.const(const))
+
+
+class _Facts:
+    """Just what may_meet needs: the block extents."""
+
+    def __init__(self, extents):
+        self.extents = extents
+
+    def varying_dims(self):
+        return [d for d in range(3) if self.extents[d] != 1]
+
+    def extent(self, d):
+        e = self.extents[d]
+        return Poly.const(e) if e is not None else Poly.atom("blockDim." + "xyz"[d])
+
+
+@pytest.mark.parametrize("a, b, extents, meet", [
+    ((_f(1, 0, 0),), (_f(1, 0, 0),), (None, 1, 1), False),            # s[tx] / s[tx]
+    ((_f(1, 0, 0),), (_f(1, 0, 0),), (None, None, 1), True),          # ... when blockDim.y may exceed 1
+    ((_f(1, 0, 0),), (_f(1, 0, 0, const=1),), (None, 1, 1), True),    # s[tx] / s[tx + 1]
+    ((_f(2, 0, 0),), (_f(2, 0, 0, const=1),), (None, 1, 1), False),   # s[2tx] / s[2tx + 1]
+    ((_f(1, 0, 0),), (_f(0, 0, 0),), (None, 1, 1), True),             # s[tx] / s[0]
+    ((_f(1, 16, 0),), (_f(1, 16, 0),), (16, 16, 1), False),           # s[16ty + tx], 16 x 16 block
+    ((_f(1, 15, 0),), (_f(1, 15, 0),), (16, 16, 1), True),            # s[15ty + tx]: 15*1 + 0 == 0*1 + 15
+    ((_f(1, Poly.atom("blockDim.x"), 0),), (_f(1, Poly.atom("blockDim.x"), 0),), (None, None, 1), False),
+    ((_f(1, 0, 0),), (Affine((Poly.const(1), Poly(), Poly()), Poly.atom("blockDim.x")),), (None, 1, 1), False),
+    ((_f(0, 1, 0), _f(1, 0, 0)), (_f(0, 1, 0), _f(1, 0, 0)), (None, None, 1), False),  # w[ty][tx]
+    ((_f(0, 1, 0), _f(1, 0, 0)), (_f(1, 0, 0), _f(0, 1, 0)), (None, None, 1), True),   # w[ty][tx] / w[tx][ty]
+    ((_f(0, 0, 0), _f(1, 0, 0)), (_f(0, 0, 0, const=1), _f(1, 0, 0)), (None, 1, 1), False),  # w[0][tx] / w[1][tx]
+])
+def test_may_meet(a, b, extents, meet):
+    assert may_meet(a, b, _Facts(extents)) is meet
+
+
+# ------------------------------------------------------------------------------ launch sites
+
+
+def test_launch_site_facts(tmp_path):
+    cu = tmp_path / "l.cu"
+    cu.write_text("""#include <cuda_runtime.h>
+__global__ void k(float *x, float *y, float *z, int n) {}
+__global__ void never(float *x, float *y) {}
+int main() {
+    float *a = nullptr, *b, *c;
+    cudaMalloc(&a, 64); cudaMalloc((void **)&b, 64); cudaMalloc(&c, 64);
+    float *d = a;
+    dim3 threads(16, 8);
+    k<<<2, threads>>>(a, b + 4, (float *)c, 1);
+    k<<<dim3(3), dim3(16, 4)>>>(b, c, d, 2);
+}
+""")
+    unit = parse_file(cu, TranslateOptions())
+    facts = launch_sites.analyze(unit.tu, tr.scan_unit(unit).kernels)
+    assert facts["k"].launches == 2
+    # first launch: a, b, c are three allocations; second: d is a copy of a, proving nothing
+    assert facts["k"].distinct == {frozenset({"x", "y"})}
+    assert facts["k"].block_extent == (16, None, 1)
+    assert facts["never"] == launch_sites.NO_FACTS

@@ -1,0 +1,576 @@
+"""nvcc's command line, as cuda2cpu understands it: one table of options, and the parser.
+
+The spellings follow nvcc (CUDA 13): every option has a long form (``--gpu-architecture``) and
+most a short one (``-arch``); an option with a value takes it as the next argument or after
+``=`` (``-arch sm_80``, ``-arch=sm_80``), and the one-letter ones also joined (``-Iinc``, ``-O3``,
+``-lfoo``).  List options split their value at commas as nvcc does (``-Xcompiler -Wall,-Wextra``,
+``-DA=1,B=2``).  Options that only steer GPU code generation are accepted and ignored; options
+that ask for GPU artefacts (PTX, cubins) are refused with a message; anything else unknown is an
+error, unless ``-forward-unknown-to-host-compiler`` (or ``-linker``) says to pass it on.
+
+:data:`OPTIONS` is the single source of truth: the parser, ``--help`` and the tests all read it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+
+
+class UsageError(Exception):
+    """A command-line mistake: the CLI prints it as ``cuda2cpu: error: ...`` and exits 1."""
+
+
+@dataclass(frozen=True)
+class Opt:
+    names: tuple[str, ...]           # every spelling; the first is shown first in --help
+    action: str                      # what the parser does (see Parser._apply)
+    metavar: str | None = None       # set: the option takes a value
+    help: str = ""
+    section: str = "build"           # build | deps | host | own | ignored
+    joined: bool = False             # also -Xvalue (one-letter options)
+    split: bool = False              # the value is a comma-separated list
+    choices: tuple[str, ...] | None = None
+    optional_value: bool = False     # only --opt or --opt=value (never a separate argument)
+    hidden: bool = False             # accepted, not listed in --help
+
+
+def _o(*names: str, **kw) -> Opt:
+    return Opt(tuple(names), **kw)
+
+
+BOOL = ("true", "false")
+
+OPTIONS: tuple[Opt, ...] = (
+    # ------------------------------------------------------------------ what to build
+    _o("-o", "--output-file", action="output", metavar="FILE",
+       help="output file (default a.out; with -c NAME.o; with -lib a.a)"),
+    _o("-c", "--compile", action="compile", help="compile each input to an object file, do not link"),
+    _o("-dc", "--device-c", action="compile", help="same as -c (there is no separate device code to relocate)"),
+    _o("-dw", "--device-w", action="compile", help="same as -c"),
+    _o("-link", "--link", action="link", help="compile and link (the default)"),
+    _o("-lib", "--lib", action="lib", help="compile the inputs and put the objects into the static library -o (default a.a)"),
+    _o("-dlink", "--device-link", action="dlink",
+       help="device link: there is no device code, so this writes an empty object (-o, default a_dlink.o)"),
+    _o("-shared", "--shared", action="shared", help="link a shared library (compiles with -fPIC)"),
+    _o("-x", "--x", action="language", metavar="LANG", choices=("cu", "c++", "c", "none"),
+       help="treat the inputs after it as LANG: cu (translated), c++, c; none: by suffix again"),
+    _o("-odir", "--output-directory", action="odir", metavar="DIR", help="where -c puts object files without -o"),
+    _o("-optf", "--options-file", action="optf", metavar="FILE", split=True,
+       help="read more options from FILE (shell-style words)"),
+    # ------------------------------------------------------------------ preprocessor
+    _o("-I", "--include-path", action="include_dir", metavar="DIR", joined=True, split=True,
+       help="add DIR to the include path (the .cu file's own directory is always searched)"),
+    _o("-isystem", "--system-include", action="system_include", metavar="DIR", split=True,
+       help="add DIR to the system include path"),
+    _o("-D", "--define-macro", action="define", metavar="NAME[=VAL]", joined=True, split=True, help="define a macro"),
+    _o("-U", "--undefine-macro", action="undefine", metavar="NAME", joined=True, split=True, help="undefine a macro"),
+    _o("-include", "--pre-include", action="pre_include", metavar="FILE", split=True, help="include FILE first"),
+    _o("-std", "--std", action="std", metavar="STD",
+       help="language standard: c++11, c++14, c++17 (default), c++20 (also gnu++NN)"),
+    # ------------------------------------------------------------------ host compiler and linker
+    _o("-O", "--optimize", action="opt", metavar="LEVEL", joined=True,
+       help="optimization level 0-4, s, g or fast; default 3, as nvcc optimizes device code by default "
+            "(here device code is host code); an explicit -O applies to every input"),
+    _o("-g", "--debug", action="debug", help="debug information"),
+    _o("-G", "--device-debug", action="debug", help="debug information for kernels (the same as -g here)"),
+    _o("-pg", "--profile", action="profile", help="instrument for gprof (passes -pg)"),
+    _o("-w", "--disable-warnings", action="no_warnings", help="no warnings from cuda2cpu or the C++ compiler"),
+    _o("-Xcompiler", "--compiler-options", action="xcompiler", metavar="A,B", split=True,
+       help="pass options to the host C/C++ compiler (compile and link)"),
+    _o("-Xlinker", "--linker-options", action="xlinker", metavar="A,B", split=True,
+       help="pass options to the linker (as -Wl,A)"),
+    _o("-Xarchive", "--archive-options", action="xarchive", metavar="A,B", split=True, help="pass options to ar (-lib)"),
+    _o("-l", "--library", action="library", metavar="LIB", joined=True, split=True,
+       help="link with libLIB (-lcudart, -lcudart_static, -lcudadevrt and -lcuda are MocCUDA and dropped)"),
+    _o("-L", "--library-path", action="library_dir", metavar="DIR", joined=True, split=True,
+       help="add DIR to the library path"),
+    _o("-fPIC", action="fpic", help="position-independent code (also -Xcompiler -fPIC)"),
+    _o("-ccbin", "--compiler-bindir", action="ccbin", metavar="CXX",
+       help="the host C++ compiler (a command, a path, or a directory holding g++); else $CXX, else g++"),
+    _o("-arbin", "--archiver-binary", action="arbin", metavar="AR", help="the archiver for -lib (default ar)"),
+    _o("-noeh", "--no-exceptions", action="noeh", help="no C++ exceptions (passes -fno-exceptions)"),
+    _o("-ftemplate-depth", "--ftemplate-depth", action="host_value", metavar="N",
+       help="passed to the host compiler as -ftemplate-depth=N"),
+    _o("-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit", action="host_value", metavar="N",
+       help="passed to the host compiler as -ftemplate-backtrace-limit=N"),
+    _o("-Wreorder", "--Wreorder", action="host_flag", help="passed to the host compiler"),
+    _o("-Wno-deprecated-declarations", "--Wno-deprecated-declarations", action="host_flag",
+       help="passed to the host compiler"),
+    _o("-Werror", "--Werror", action="werror", metavar="KIND", split=True,
+       choices=("all-warnings", "cross-execution-space-call", "reorder", "deprecated-declarations",
+                "default-stream-launch", "missing-launch-bounds", "ext-lambda-captures-this"),
+       help="warnings made errors: all-warnings (-Werror), reorder and deprecated-declarations go to the host "
+            "compiler; the GPU-only kinds are accepted and ignored"),
+    _o("-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", action="forward_compiler",
+       help="pass unknown options to the host compiler instead of failing"),
+    _o("-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker", action="forward_linker",
+       help="pass unknown options to the linker instead of failing"),
+    _o("-forward-unknown-opts", "--forward-unknown-opts", action="forward_both",
+       help="both of the above"),
+    # ------------------------------------------------------------------ dependencies
+    _o("-M", "--generate-dependencies", action="deps", section="deps",
+       help="write make rules for the inputs' headers (to -MF, -o or stdout), build nothing"),
+    _o("-MM", "--generate-nonsystem-dependencies", action="deps_nonsystem", section="deps",
+       help="the same without system headers"),
+    _o("-MD", "--generate-dependencies-with-compile", action="deps_compile", section="deps",
+       help="build, and write make rules to -MF, else the output with .d, else NAME.d"),
+    _o("-MMD", "--generate-nonsystem-dependencies-with-compile", action="deps_compile_nonsystem", section="deps",
+       help="the same without system headers"),
+    _o("-MF", "--dependency-output", action="dep_file", metavar="FILE", section="deps",
+       help="the file for the make rules"),
+    _o("-MT", "--dependency-target-name", action="dep_target", metavar="TARGET", section="deps",
+       help="the rule's target (default: the object file)"),
+    _o("-MP", "--generate-dependency-targets", action="dep_phony", section="deps",
+       help="add an empty rule for each header"),
+    # ------------------------------------------------------------------ driver
+    _o("-v", "--verbose", action="verbose", help="print the commands run (as #$ lines on stderr)"),
+    _o("-dryrun", "--dryrun", action="dryrun", help="print the commands, run nothing"),
+    _o("-keep", "--keep", action="keep", help="keep the translated C++ of each .cu as NAME.cu.cpp next to the output"),
+    _o("-save-temps", "--save-temps", action="keep", help="same as --keep"),
+    _o("-keep-dir", "--keep-dir", action="keep_dir", metavar="DIR", help="where --keep puts the translated C++"),
+    _o("-V", "--version", action="version", help="print the version"),
+    _o("-h", "--help", action="help", help="this text"),
+    # ------------------------------------------------------------------ cuda2cpu's own
+    _o("--emit", action="emit", metavar="KIND", choices=("openmp",), section="own",
+       help="--emit=openmp: write the translated C++ instead of building: to -o FILE (- for stdout), "
+            "to stdout for one input without -o, or to NAME.omp.cpp for each of several inputs"),
+    _o("--explain", action="explain", metavar="FMT", optional_value=True, choices=("text", "json"), section="own",
+       help="report what happened to each kernel's barriers: text on stderr (default), "
+            "--explain=json: one JSON object on stdout"),
+    _o("--pipeline", action="pipeline", metavar="P1,P2", section="own",
+       help="run these passes instead of the default pipeline"),
+    _o("--lowering", action="lowering", metavar="MODE", choices=("auto", "split", "fallback"), section="own",
+       help="barrier lowering: auto (default), split or fallback"),
+    _o("--line-directives", action="line_directives", section="own",
+       help="emit #line directives that point back into the .cu source"),
+)
+
+#: nvcc options that steer only GPU code generation or GPU tools: accepted, ignored.
+#: (spellings, metavar or None, split)
+_IGNORED: tuple[tuple[tuple[str, ...], str | None, tuple[str, ...] | None], ...] = (
+    (("-arch", "--gpu-architecture"), "ARCH", None),
+    (("-code", "--gpu-code"), "CODE", None),
+    (("-gencode", "--generate-code"), "SPEC", None),
+    (("-rdc", "--relocatable-device-code"), "BOOL", BOOL),
+    (("-maxrregcount", "--maxrregcount"), "N", None),
+    (("-Xptxas", "--ptxas-options"), "OPTS", None),
+    (("-Xnvlink", "--nvlink-options"), "OPTS", None),
+    (("-Xcudafe",), "OPTS", None),
+    (("-default-stream", "--default-stream"), "MODE", ("legacy", "null", "per-thread")),
+    (("-t", "--threads"), "N", None),
+    (("-ftz", "--ftz"), "BOOL", BOOL),
+    (("-prec-div", "--prec-div"), "BOOL", BOOL),
+    (("-prec-sqrt", "--prec-sqrt"), "BOOL", BOOL),
+    (("-fmad", "--fmad"), "BOOL", BOOL),
+    (("-cudart", "--cudart"), "KIND", ("none", "shared", "static")),
+    (("-cudadevrt", "--cudadevrt"), "KIND", ("none", "static")),
+    (("-m", "--machine"), "BITS", ("64",)),
+    (("-ldir", "--libdevice-directory"), "DIR", None),
+    (("-target-dir", "--target-directory"), "DIR", None),
+    (("-opt-info", "--optimization-info"), "KIND", None),
+    (("-Ofc", "--Ofast-compile"), "LEVEL", None),
+    (("-dopt", "--dopt"), "KIND", None),
+    (("-split-compile", "--split-compile"), "N", None),
+    (("-split-compile-extended", "--split-compile-extended"), "N", None),
+    (("-fdevice-time-trace", "--fdevice-time-trace"), "FILE", None),
+    (("-time", "--time"), "FILE", None),
+    (("-e", "--entries"), "NAMES", None),
+    (("-diag-error", "--diag-error"), "N", None),
+    (("-diag-suppress", "--diag-suppress"), "N", None),
+    (("-diag-warn", "--diag-warn"), "N", None),
+    (("-static-global-template-stub", "--static-global-template-stub"), "BOOL", BOOL),
+    (("-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility"), "BOOL", BOOL),
+    (("-brief-diag", "--brief-diagnostics"), "BOOL", BOOL),
+    (("-jtd", "--jump-table-density"), "N", None),
+    (("-device-stack-protector", "--device-stack-protector"), "BOOL", BOOL),
+    (("-compress-mode", "--compress-mode"), "MODE", None),
+    (("-hls", "--host-linker-script"), "MODE", None),
+    (("-idp", "--input-drive-prefix"), "PREFIX", None),
+    (("-ddp", "--dependency-drive-prefix"), "PREFIX", None),
+    (("-dp", "--drive-prefix"), "PREFIX", None),
+    (("-lineinfo", "--generate-line-info"), None, None),
+    (("-use_fast_math", "--use_fast_math"), None, None),
+    (("-expt-relaxed-constexpr", "--expt-relaxed-constexpr"), None, None),
+    (("-expt-extended-lambda", "--expt-extended-lambda"), None, None),
+    (("-extended-lambda", "--extended-lambda"), None, None),
+    (("-res-usage", "--resource-usage"), None, None),
+    (("-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets"), None, None),
+    (("-Wdefault-stream-launch", "--Wdefault-stream-launch"), None, None),
+    (("-Wmissing-launch-bounds", "--Wmissing-launch-bounds"), None, None),
+    (("-Wext-lambda-captures-this", "--Wext-lambda-captures-this"), None, None),
+    (("-m64", "--m64"), None, None),
+    (("-allow-unsupported-compiler", "--allow-unsupported-compiler"), None, None),
+    (("-noprof", "--dont-use-profile"), None, None),
+    (("-objtemp", "--objdir-as-tempdir"), None, None),
+    (("-use-local-env", "--use-local-env"), None, None),
+    (("-dlto", "--dlink-time-opt"), None, None),
+    (("-lto", "--lto"), None, None),
+    (("-gen-opt-lto", "--gen-opt-lto"), None, None),
+    (("-nohdinitlist", "--no-host-device-initializer-list"), None, None),
+    (("-nohdmoveforward", "--no-host-device-move-forward"), None, None),
+    (("-extra-device-vectorization", "--extra-device-vectorization"), None, None),
+    (("-keep-device-functions", "--keep-device-functions"), None, None),
+    (("-src-in-ptx", "--source-in-ptx"), None, None),
+    (("-restrict", "--restrict"), None, None),
+    (("-ewp", "--extensible-whole-program"), None, None),
+    (("-no-compress", "--no-compress"), None, None),
+    (("-astoolspatch", "--compile-as-tools-patch"), None, None),
+    (("-err-no", "--display-error-number"), None, None),
+    (("-no-err-no", "--no-display-error-number"), None, None),
+    (("-aug-hls", "--augment-host-linker-script"), None, None),
+    (("-reloc-ptx", "--relocatable-ptx"), None, None),
+    (("-nodlink", "--no-device-link"), None, None),
+    (("-fdevice-syntax-only", "--fdevice-syntax-only"), None, None),
+    (("-jobserver", "--jobserver"), None, None),
+    (("--no-align-double",), None, None),
+)
+
+OPTIONS = OPTIONS + tuple(
+    Opt(names, "ignored", metavar=metavar, section="ignored", choices=choices,
+        joined=(names[0] == "-t"), help="ignored")
+    for names, metavar, choices in _IGNORED
+)
+
+#: nvcc options whose whole point is a GPU artefact or a GPU tool: refused, with the reason.
+UNSUPPORTED: dict[str, str] = {
+    **dict.fromkeys(("-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin", "-optix-ir", "--optix-ir",
+                     "-ltoir", "--ltoir", "-cuda", "--cuda"),
+                    "it asks for GPU code; cuda2cpu makes CPU code (use --emit=openmp for the translated C++)"),
+    **dict.fromkeys(("-E", "--preprocess"),
+                    "preprocessed CUDA is not useful on a CPU (use --emit=openmp for the translated C++, "
+                    "-M for dependencies)"),
+    **dict.fromkeys(("-run", "--run", "-run-args", "--run-args"), "build with -o, then run the program"),
+    **dict.fromkeys(("-arch-ls", "--list-gpu-arch", "-code-ls", "--list-gpu-code"), "there are no GPU targets"),
+    **dict.fromkeys(("-clean", "--clean-targets"), "delete the outputs yourself"),
+}
+
+#: Libraries the CUDA runtime provided and MocCUDA now does: dropped from the link line.
+CUDA_RUNTIME_LIBS = {"cudart", "cudart_static", "cudadevrt", "cuda"}
+
+BY_NAME: dict[str, Opt] = {name: opt for opt in OPTIONS for name in opt.names}
+JOINED: dict[str, Opt] = {name: opt for opt in OPTIONS if opt.joined for name in opt.names
+                          if len(name) == 2 and name.startswith("-")}
+
+_STD = re.compile(r"(c|gnu)\+\+(03|98|11|14|17|1z|20|2a|23|2b|26|2c)")
+_OPT_LEVEL = re.compile(r"[0-4sg]|fast")
+NO_PASS = re.compile(r"--no-[a-z0-9][a-z0-9-]*")
+
+
+@dataclass
+class Input:
+    path: str
+    language: str  # cu | c++ | c | object
+
+
+@dataclass
+class Invocation:
+    """Everything one command line asks for."""
+
+    inputs: list[Input] = field(default_factory=list)
+    output: str | None = None
+    mode: str = "link"  # link | compile | lib | dlink
+    include_dirs: list[str] = field(default_factory=list)
+    system_include_dirs: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    undefines: list[str] = field(default_factory=list)
+    pre_includes: list[str] = field(default_factory=list)
+    opt: str | None = None  # "-O2"; None: the default
+    debug: bool = False
+    std: str | None = None
+    compiler_flags: list[str] = field(default_factory=list)  # host compiler, compile and link
+    linker_flags: list[str] = field(default_factory=list)    # raw linker options (-Xlinker)
+    link_args: list[str] = field(default_factory=list)       # forwarded unknown options for the link
+    archive_flags: list[str] = field(default_factory=list)
+    libraries: list[str] = field(default_factory=list)       # -lfoo / -Ldir, in order
+    shared: bool = False
+    ccbin: str | None = None
+    arbin: str | None = None
+    odir: str | None = None
+    no_warnings: bool = False
+    verbose: bool = False
+    dryrun: bool = False
+    keep: bool = False
+    keep_dir: str | None = None
+    deps: str | None = None          # -M: "all" | "nonsystem"; dependencies only
+    deps_compile: str | None = None  # -MD: "all" | "nonsystem"; dependencies beside the build
+    dep_file: str | None = None
+    dep_targets: list[str] = field(default_factory=list)
+    dep_phony: bool = False
+    emit: str | None = None
+    explain: str | None = None
+    pipeline: str | None = None
+    disabled_passes: list[str] = field(default_factory=list)
+    lowering: str = "auto"
+    line_directives: bool = False
+    show_help: bool = False
+    show_version: bool = False
+    ignored: list[str] = field(default_factory=list)  # the GPU-only options given, for -v
+
+
+def language_of(path: str, forced: str | None) -> str:
+    """The language of an input: objects and libraries by suffix always, the rest by -x or suffix."""
+    base = os.path.basename(path)
+    ext = os.path.splitext(base)[1]
+    if ext in (".o", ".a", ".so", ".obj", ".lo") or re.search(r"\.so(\.\d+)+$", base):
+        return "object"
+    if forced:
+        return forced
+    if ext == ".cu":
+        return "cu"
+    if ext in (".cpp", ".cc", ".cxx", ".C", ".c++", ".cp", ".CPP", ".ii"):
+        return "c++"
+    if ext in (".c", ".i"):
+        return "c"
+    raise UsageError(f"don't know what to do with '{path}' "
+                     "(expected .cu, .cpp/.cc/.cxx/.C, .c, .o, .a or .so; or use -x cu|c++|c)")
+
+
+class Parser:
+    def __init__(self) -> None:
+        self.inv = Invocation()
+        self.forced_language: str | None = None
+        self.forward_compiler = False
+        self.forward_linker = False
+        self.options_files: list[str] = []
+
+    # ------------------------------------------------------------------------------ tokens
+
+    def parse(self, argv: list[str]) -> Invocation:
+        args = list(argv)
+        names = set(args)
+        if names & {"-forward-unknown-opts", "--forward-unknown-opts"}:
+            self.forward_compiler = self.forward_linker = True
+        if names & {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler"}:
+            self.forward_compiler = True
+        if names & {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker"}:
+            self.forward_linker = True
+        i = 0
+        while i < len(args):
+            a = args[i]
+            i += 1
+            if not a.startswith("-") or a == "-":
+                self._input(a)
+                continue
+            opt, value, took_next = self._match(a, args[i] if i < len(args) else None)
+            if took_next:
+                i += 1
+            if opt is None:
+                continue
+            if opt.action == "optf":
+                args[i:i] = self._options_file_words(value)
+                continue
+            self._apply(opt, a, value)
+        return self.inv
+
+    def _match(self, a: str, following: str | None) -> tuple[Opt | None, str | None, bool]:
+        """(option, value, whether the value was the next argument) for the argument ``a``."""
+        if a in UNSUPPORTED:
+            raise UsageError(f"nvcc option '{a}' is not supported by cuda2cpu: {UNSUPPORTED[a]}")
+        opt = BY_NAME.get(a)
+        if opt is not None:
+            if opt.metavar is None or opt.optional_value:
+                return opt, None, False
+            if following is None:
+                raise UsageError(f"option '{a}' needs a value ({opt.metavar})")
+            return opt, following, True
+        if "=" in a:
+            name, value = a.split("=", 1)
+            opt = BY_NAME.get(name)
+            if opt is not None:
+                if opt.metavar is None:
+                    raise UsageError(f"option '{name}' takes no value")
+                return opt, value, False
+            if name in UNSUPPORTED:
+                raise UsageError(f"nvcc option '{name}' is not supported by cuda2cpu: {UNSUPPORTED[name]}")
+        opt = JOINED.get(a[:2])
+        if opt is not None and len(a) > 2:
+            return opt, a[2:], False
+        if NO_PASS.fullmatch(a):
+            self.inv.disabled_passes.append(a[len("--no-"):])
+            return None, None, False
+        if self.forward_compiler or self.forward_linker:
+            if self.forward_compiler:
+                self.inv.compiler_flags.append(a)
+            if self.forward_linker and not self.forward_compiler:
+                self.inv.link_args.append(a)
+            return None, None, False
+        raise UsageError(f"unknown option '{a}' (see cuda2cpu --help; pass host compiler options "
+                         "with -Xcompiler, or use -forward-unknown-to-host-compiler)")
+
+    def _options_file_words(self, value: str) -> list[str]:
+        words: list[str] = []
+        for path in value.split(","):
+            if path in self.options_files:
+                raise UsageError(f"options file '{path}' includes itself")
+            self.options_files.append(path)
+            try:
+                with open(path) as f:
+                    words += shlex.split(f.read(), comments=True)
+            except OSError as exc:
+                raise UsageError(f"cannot read options file '{path}': {exc.strerror}") from None
+            except ValueError as exc:
+                raise UsageError(f"options file '{path}': {exc}") from None
+        return words
+
+    def _input(self, path: str) -> None:
+        self.inv.inputs.append(Input(path, language_of(path, self.forced_language)))
+
+    # ------------------------------------------------------------------------------ actions
+
+    def _apply(self, opt: Opt, spelled: str, value: str | None) -> None:
+        inv = self.inv
+        values = [v for v in value.split(",") if v] if (value is not None and opt.split) else [value]
+        if opt.split and value is not None and not values:
+            raise UsageError(f"option '{spelled}' needs a value ({opt.metavar})")
+        if opt.choices and value is not None:
+            for v in values:
+                if v not in opt.choices:
+                    raise UsageError(f"'{v}' is not a value of '{opt.names[0]}' (one of: {', '.join(opt.choices)})")
+        act = opt.action
+        if act == "output":
+            inv.output = value
+        elif act == "compile":
+            inv.mode = "compile"
+        elif act == "link":
+            inv.mode = "link"
+        elif act in ("lib", "dlink"):
+            inv.mode = act
+        elif act == "shared":
+            inv.shared = True
+        elif act == "language":
+            self.forced_language = None if value == "none" else value
+        elif act == "odir":
+            inv.odir = value
+        elif act == "include_dir":
+            inv.include_dirs += values
+        elif act == "system_include":
+            inv.system_include_dirs += values
+        elif act == "define":
+            inv.defines += values
+        elif act == "undefine":
+            inv.undefines += values
+        elif act == "pre_include":
+            inv.pre_includes += values
+        elif act == "std":
+            if not _STD.fullmatch(value):
+                raise UsageError(f"unknown language standard '{value}' (c++11, c++14, c++17, c++20, ...)")
+            inv.std = value
+        elif act == "opt":
+            if not _OPT_LEVEL.fullmatch(value):
+                raise UsageError(f"unknown optimization level '{value}' for -O (0-4, s, g or fast)")
+            inv.opt = "-O" + value
+        elif act == "debug":
+            inv.debug = True
+        elif act == "profile":
+            inv.compiler_flags.append("-pg")
+        elif act == "no_warnings":
+            inv.no_warnings = True
+        elif act == "xcompiler":
+            inv.compiler_flags += values
+        elif act == "xlinker":
+            inv.linker_flags += values
+        elif act == "xarchive":
+            inv.archive_flags += values
+        elif act == "library":
+            inv.libraries += [f"-l{v}" for v in values]
+        elif act == "library_dir":
+            inv.libraries += [f"-L{v}" for v in values]
+        elif act == "fpic":
+            inv.compiler_flags.append("-fPIC")
+        elif act == "ccbin":
+            inv.ccbin = value
+        elif act == "arbin":
+            inv.arbin = value
+        elif act == "noeh":
+            inv.compiler_flags.append("-fno-exceptions")
+        elif act == "host_value":
+            if not value.isdigit():
+                raise UsageError(f"option '{opt.names[0]}' needs a number, not '{value}'")
+            inv.compiler_flags.append(f"{opt.names[0]}={value}")
+        elif act == "host_flag":
+            inv.compiler_flags.append(opt.names[0])
+        elif act == "werror":
+            for v in values:
+                if v == "all-warnings":
+                    inv.compiler_flags.append("-Werror")
+                elif v in ("reorder", "deprecated-declarations"):
+                    inv.compiler_flags.append(f"-Werror={v}")
+        elif act in ("forward_compiler", "forward_linker", "forward_both"):
+            pass  # read up front, in parse()
+        elif act in ("deps", "deps_nonsystem"):
+            inv.deps = "nonsystem" if act == "deps_nonsystem" else "all"
+        elif act in ("deps_compile", "deps_compile_nonsystem"):
+            inv.deps_compile = "nonsystem" if act == "deps_compile_nonsystem" else "all"
+        elif act == "dep_file":
+            inv.dep_file = value
+        elif act == "dep_target":
+            inv.dep_targets.append(value)
+        elif act == "dep_phony":
+            inv.dep_phony = True
+        elif act == "verbose":
+            inv.verbose = True
+        elif act == "dryrun":
+            inv.dryrun = True
+        elif act == "keep":
+            inv.keep = True
+        elif act == "keep_dir":
+            inv.keep_dir = value
+        elif act == "version":
+            inv.show_version = True
+        elif act == "help":
+            inv.show_help = True
+        elif act == "emit":
+            inv.emit = value
+        elif act == "explain":
+            inv.explain = value or "text"
+        elif act == "pipeline":
+            inv.pipeline = value
+        elif act == "lowering":
+            inv.lowering = value
+        elif act == "line_directives":
+            inv.line_directives = True
+        elif act == "ignored":
+            inv.ignored.append(spelled if value is None else f"{spelled.split('=', 1)[0]} {value}")
+        else:  # pragma: no cover - a table entry without a handler is a bug
+            raise AssertionError(f"no handler for option action {act!r}")
+
+
+def parse_args(argv: list[str]) -> Invocation:
+    """Parse a cuda2cpu/nvcc command line; raise :class:`UsageError` on a mistake."""
+    inv = Parser().parse(argv)
+    _check(inv)
+    return inv
+
+
+def _check(inv: Invocation) -> None:
+    """Combinations that cannot work, refused before anything runs."""
+    if inv.show_help or inv.show_version:
+        return
+    if not inv.inputs:
+        raise UsageError("no input files (see cuda2cpu --help)")
+    sources = [i for i in inv.inputs if i.language != "object"]
+    if inv.emit:
+        if any(i.language != "cu" for i in inv.inputs):
+            others = ", ".join(i.path for i in inv.inputs if i.language != "cu")
+            raise UsageError(f"--emit=openmp translates .cu inputs only (not {others}; use -x cu for other names)")
+        if inv.output and len(inv.inputs) > 1:
+            raise UsageError("--emit=openmp with -o takes one input (without -o, each goes to NAME.omp.cpp)")
+        if inv.explain == "json" and (inv.output == "-" or (inv.output is None and len(inv.inputs) == 1)):
+            raise UsageError("--explain=json and --emit=openmp would both write to stdout: give -o FILE")
+        return
+    if inv.deps:
+        if not sources:
+            raise UsageError("-M/-MM needs source inputs")
+        if (inv.dep_file or inv.output) and len(sources) > 1:
+            raise UsageError("-M/-MM with -MF or -o takes one input")
+        return
+    if inv.mode == "compile":
+        if inv.output and len(inv.inputs) > 1:
+            raise UsageError("-c with -o takes one input (without -o, each goes to NAME.o)")
+        if not sources:
+            raise UsageError("-c needs source inputs (.cu, .cpp, .c)")
+    if inv.deps_compile and (inv.dep_file or (inv.output and inv.mode == "compile")) and len(sources) > 1:
+        raise UsageError("-MD/-MMD with -MF or -o takes one input")
