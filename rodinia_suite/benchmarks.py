@@ -1,0 +1,55 @@
+"""The suite's benchmarks: where each lives, its input sizes and how its outputs are compared.
+
+Every benchmark is a directory ``rodinia_suite/<name>/`` holding ``<name>.cu`` (the CUDA version,
+translated by cuda2cpu) and ``<name>_omp.cpp`` (the hand-written OpenMP version).  Both take the
+same size arguments, then ``SEED OUTFILE``; both print ``RODINIA_TIME <seconds>`` for their main
+part and write their result to OUTFILE as whitespace-separated numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SUITE_DIR = Path(__file__).resolve().parent
+COMMON_DIR = SUITE_DIR / "common"
+SIZES = ("test", "quick", "full")
+SEED = 12345
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    #: Size name -> the program's size arguments (before SEED and OUTFILE).
+    sizes: dict[str, tuple[str, ...]]
+    #: Floating-point outputs agree when |a - b| <= atol + rtol * |b|; integers must be equal.
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+    @property
+    def directory(self) -> Path:
+        return SUITE_DIR / self.name
+
+    @property
+    def cuda_source(self) -> Path:
+        return self.directory / f"{self.name}.cu"
+
+    @property
+    def omp_source(self) -> Path:
+        return self.directory / f"{self.name}_omp.cpp"
+
+    def barriers_in_source(self) -> int:
+        return self.cuda_source.read_text().count("__syncthreads()")
+
+
+def _b(name: str, test: str, quick: str, full: str, **tolerance) -> Benchmark:
+    return Benchmark(name, {"test": tuple(test.split()), "quick": tuple(quick.split()),
+                            "full": tuple(full.split())}, **tolerance)
+
+
+#: In the order the suite runs them.
+BENCHMARKS: tuple[Benchmark, ...] = (
+    _b("nn", "5000 10", "2000000 10", "40000000 10"),
+)
+
+BY_NAME = {b.name: b for b in BENCHMARKS}
