@@ -50,6 +50,8 @@ def _b(name: str, test: str, quick: str, full: str, **tolerance) -> Benchmark:
 #: In the order the suite runs them.
 BENCHMARKS: tuple[Benchmark, ...] = (
     _b("nn", "5000 10", "2000000 10", "40000000 10"),
+    _b("gaussian", "64", "512", "2048", rtol=1e-4),
+    _b("bfs", "5000 4", "1000000 6", "8000000 6"),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}
