@@ -52,6 +52,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     _b("nn", "5000 10", "2000000 10", "40000000 10"),
     _b("gaussian", "64", "512", "2048", rtol=1e-4),
     _b("bfs", "5000 4", "1000000 6", "8000000 6"),
+    _b("srad_v2", "64 64 4", "1024 1024 20", "4096 4096 40", rtol=1e-4),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}
