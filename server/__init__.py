@@ -1,1 +1,1 @@
-"""The cuda2cpu HTTP service (issue 7): not built yet; this package only reserves the name."""
+"""The cuda2cpu HTTP service (issue 7): `server.app` (FastAPI app), `server.cli` (`cuda2cpu serve`)."""

@@ -63,6 +63,8 @@ cuda2cpu options:
   --lowering=MODE       barrier lowering: auto (default), split or fallback
   -h, --help            this text
 
+HTTP service: cuda2cpu serve --help
+
 Accepted and ignored (they mean nothing on a CPU):
   {' '.join(sorted(IGNORED_FLAGS))}
   and their -opt=value forms.
@@ -238,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     from transpiler.diagnostics import CompileError
 
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        from server.cli import main as serve
+        return serve(argv[1:])
     try:
         inv = parse_args(argv)
     except UsageError as exc:

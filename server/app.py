@@ -1,0 +1,403 @@
+"""The cuda2cpu HTTP service: translate uploaded CUDA to C++/OpenMP, over an API and a page.
+
+``create_app(Settings(...))`` builds the FastAPI app; ``cuda2cpu serve`` (``server.cli``) runs it
+under uvicorn.  Each request gets its own temporary directory (removed afterwards) and its own
+worker process (``server.worker``) with CPU, memory and wall-clock limits, so no input can hang
+or kill the server.  Uploads are plain basenames; include directives that could reach outside
+the upload are refused before any file is opened (``server.includes``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import os
+import re
+import resource
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from server import includes
+from transpiler import __version__
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_NAME = re.compile(r"[A-Za-z0-9_+\-][A-Za-z0-9_+.\-]*")
+_SOURCE_SUFFIXES = (".cu",)
+access_log = logging.getLogger("cuda2cpu.access")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits of one service instance.  The defaults are safe for a shared machine."""
+
+    max_upload_kb: int = 512       # the whole request body
+    timeout_s: float = 30.0        # wall clock per translation (and per check)
+    token: str | None = None       # when set, /v1/* needs "Authorization: Bearer <token>"
+    max_files: int = 16            # files in one upload
+    memory_mb: int = 2048          # address space of one worker process
+    max_jobs: int = max(1, os.cpu_count() or 1)  # worker processes at once
+
+
+class RequestError(Exception):
+    """A client mistake answered with ``status`` and one diagnostic, never a traceback."""
+
+    def __init__(self, status: int, message: str, file: str = "", line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = answer("", [diag("error", message, file, line, column)])
+
+
+def diag(severity: str, message: str, file: str = "", line: int = 0, column: int = 0) -> dict:
+    return {"severity": severity, "file": file, "line": line, "column": column, "message": message}
+
+
+def answer(source: str, diagnostics: list[dict], explain: dict | None = None, **extra) -> dict:
+    return {"openmp_source": source, "diagnostics": diagnostics, "explain": explain or {}, **extra}
+
+
+# ---------------------------------------------------------------------------- request parsing
+
+@dataclass
+class Job:
+    files: dict[str, bytes]
+    main: str
+    schedule: str | None
+    disable: list[str]
+    lowering: str
+    explain: bool
+
+
+def _flag(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+def _names(value) -> list[str]:
+    """A pass list given as a JSON list, repeated form fields or one comma-separated string."""
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise RequestError(400, "'disable' must be a list of pass names")
+        out.extend(n.strip() for n in item.split(",") if n.strip())
+    return out
+
+
+def check_name(name: str) -> str:
+    if not name or "/" in name or "\\" in name or name in (".", "..") or not _NAME.fullmatch(name):
+        raise RequestError(400, f"file name {name!r} is refused: upload plain file names "
+                           "(letters, digits, '_', '-', '+', '.'; no directories)")
+    return name
+
+
+async def read_job(request: Request, settings: Settings) -> Job:
+    ctype = request.headers.get("content-type", "")
+    files: dict[str, bytes] = {}
+    if ctype.startswith("application/json"):
+        try:
+            data = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError):
+            raise RequestError(400, "the body is not valid JSON") from None
+        if not isinstance(data, dict) or not isinstance(data.get("source"), str):
+            raise RequestError(400, "JSON body must be {\"source\": str, \"filename\": str, ...}")
+        name = check_name(str(data.get("filename") or "input.cu"))
+        files[name] = data["source"].encode()
+        for extra_name, text in (data.get("headers") or {}).items():
+            if not isinstance(text, str):
+                raise RequestError(400, "'headers' must map file names to their text")
+            files[check_name(extra_name)] = text.encode()
+        options = data
+        disable = _names(data.get("disable") or [])
+    elif ctype.startswith("multipart/form-data"):
+        form = await request.form(max_files=settings.max_files + 1, max_fields=64)
+        for upload in form.getlist("file"):
+            if isinstance(upload, str):
+                raise RequestError(400, "field 'file' must be a file upload")
+            name = check_name(upload.filename or "")
+            if name in files:
+                raise RequestError(400, f"file '{name}' is uploaded twice")
+            files[name] = await upload.read()
+        options = {k: form.get(k) for k in ("schedule", "lowering", "explain", "main")}
+        disable = _names(form.getlist("disable"))
+    else:
+        raise RequestError(415, "send multipart/form-data (field 'file') or application/json")
+    if not files:
+        raise RequestError(400, "no file uploaded (multipart field 'file', or JSON 'source')")
+    if len(files) > settings.max_files:
+        raise RequestError(413, f"{len(files)} files uploaded; the limit is {settings.max_files}")
+    main = options.get("main") or next((n for n in files if n.endswith(_SOURCE_SUFFIXES)), None)
+    if main not in files:
+        raise RequestError(400, "no .cu file among the uploads (or 'main' names no uploaded file)")
+    lowering = options.get("lowering") or "auto"
+    if lowering not in ("auto", "split", "fallback"):
+        raise RequestError(400, f"'lowering' must be auto, split or fallback, not {lowering!r}")
+    schedule = options.get("schedule") or None
+    if schedule is not None and not isinstance(schedule, str):
+        raise RequestError(400, "'schedule' must be a comma-separated list of pass names")
+    return Job(files, main, schedule, disable, lowering, _flag(options.get("explain") or False))
+
+
+def refusals(job: Job) -> list[dict]:
+    """Located diagnostics for uploads that are not text or include outside the upload."""
+    out = []
+    for name, data in job.files.items():
+        if b"\0" in data:
+            out.append(diag("error", "the file is binary, not source text", name))
+            continue
+        text = data.decode("utf-8", errors="replace")
+        out.extend(diag("error", r.message, name, r.line, r.column) for r in includes.scan(text))
+    return out
+
+
+# ---------------------------------------------------------------------------- worker processes
+
+def _limits(settings: Settings):
+    cpu = int(settings.timeout_s) + 2
+    memory = settings.memory_mb * 1024 * 1024
+
+    def apply() -> None:
+        os.setsid()
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    return apply
+
+
+async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Semaphore) -> tuple[int, dict]:
+    root = tempfile.mkdtemp(prefix="cuda2cpu-req-")
+    try:
+        for name, data in job.files.items():
+            fd = os.open(os.path.join(root, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        request = json.dumps({"main": job.main, "pipeline": job.schedule, "disable": job.disable,
+                              "lowering": job.lowering, "explain": job.explain, "check": check})
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
+        env.pop("CUDA2CPU_DEBUG", None)
+        async with jobs:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server.worker", cwd=root, env=env, preexec_fn=_limits(settings),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+            try:
+                out, _ = await asyncio.wait_for(proc.communicate(request.encode()), settings.timeout_s)
+            except asyncio.TimeoutError:
+                _kill(proc)
+                await proc.wait()
+                return 422, answer("", [diag("error", f"translation took longer than the time limit of "
+                                                      f"{settings.timeout_s:g} s and was stopped", job.main)])
+            except BaseException:
+                _kill(proc)
+                raise
+        return _interpret(proc.returncode, out, job, settings)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _kill(proc) -> None:
+    try:
+        os.killpg(proc.pid, 9)
+    except ProcessLookupError:
+        pass
+
+
+def _interpret(returncode: int, out: bytes, job: Job, settings: Settings) -> tuple[int, dict]:
+    try:
+        result = json.loads(out)
+    except ValueError:
+        result = None
+    if result is None or "failure" in result:
+        failure = (result or {}).get("failure")
+        if failure == "memory" or returncode in (-9, -6, -11) or returncode == 137:
+            message = (f"translation ran out of resources (memory limit {settings.memory_mb} MiB, "
+                       f"CPU limit {int(settings.timeout_s) + 2} s) and was stopped")
+        elif returncode == -24:
+            message = f"translation took longer than the time limit of {settings.timeout_s:g} s and was stopped"
+        elif failure == "recursion":
+            message = "the input nests too deeply to translate"
+        else:
+            return 500, answer("", [diag("error", "internal error in cuda2cpu while translating this input "
+                                                  f"({(result or {}).get('detail', 'worker failed')})", job.main)])
+        return 422, answer("", [diag("error", message, job.main)])
+    status = 200 if result["ok"] else 422
+    return status, answer(result["openmp_source"], result["diagnostics"], result.get("explain"))
+
+
+# ---------------------------------------------------------------------------- the app
+
+class BodyLimit:
+    """ASGI middleware: answer 413 for request bodies over the limit, before any parsing."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        too_big = JSONResponse(answer("", [diag("error", f"the request is larger than the limit of "
+                                                          f"{self.limit // 1024} KiB")]), status_code=413)
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return await too_big(scope, receive, send)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                return await too_big(scope, receive, send)
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+        return await self.app(scope, replay, send)
+
+
+_BODY_DOC = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {
+                "type": "object", "required": ["source"],
+                "properties": {
+                    "source": {"type": "string"}, "filename": {"type": "string", "default": "input.cu"},
+                    "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "schedule": {"type": "string", "description": "pass pipeline, e.g. parallel-loops,barrier-split"},
+                    "disable": {"type": "array", "items": {"type": "string"}},
+                    "lowering": {"type": "string", "enum": ["auto", "split", "fallback"]},
+                    "explain": {"type": "boolean"}}}},
+            "multipart/form-data": {"schema": {
+                "type": "object", "required": ["file"],
+                "properties": {
+                    "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                    "main": {"type": "string"}, "schedule": {"type": "string"},
+                    "disable": {"type": "array", "items": {"type": "string"}},
+                    "lowering": {"type": "string", "enum": ["auto", "split", "fallback"]},
+                    "explain": {"type": "boolean"}}}},
+        },
+    },
+    "responses": {"422": {"description": "the source does not translate (or compile); see diagnostics"},
+                  "413": {"description": "request too large or too many files"},
+                  "401": {"description": "missing or wrong bearer token"}},
+}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(title="cuda2cpu", version=__version__,
+                  description="Translate CUDA C++ to C++ with OpenMP that runs on the MocCUDA runtime.")
+    jobs = asyncio.Semaphore(settings.max_jobs)
+
+    async def handle(request: Request, check: bool) -> JSONResponse:
+        try:
+            job = await read_job(request, settings)
+        except RequestError as exc:
+            return JSONResponse(exc.body, status_code=exc.status)
+        refused = refusals(job)
+        if refused:
+            return JSONResponse(answer("", refused), status_code=422)
+        status, body = await run_worker(job, check, settings, jobs)
+        return JSONResponse(body, status_code=status)
+
+    @app.post("/v1/transpile", openapi_extra=_BODY_DOC, summary="Translate CUDA to C++/OpenMP")
+    async def transpile(request: Request):
+        return await handle(request, check=False)
+
+    @app.post("/v1/check", openapi_extra=_BODY_DOC, summary="Translate, then compile with g++ -fsyntax-only")
+    async def check(request: Request):
+        return await handle(request, check=True)
+
+    @app.get("/healthz")
+    async def healthz():
+        return {"status": "ok"}
+
+    @app.get("/version")
+    async def version():
+        return {"cuda2cpu": __version__, "api": "v1"}
+
+    @app.get("/", include_in_schema=False)
+    async def page():
+        return FileResponse(STATIC_DIR / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        return JSONResponse(answer("", [diag("error", "invalid request: " + "; ".join(
+            str(e.get("msg")) for e in exc.errors()))]), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception):
+        return JSONResponse(answer("", [diag("error", f"internal error ({type(exc).__name__}); request id "
+                                                      f"{request.state.request_id}")]), status_code=500)
+
+    @app.middleware("http")
+    async def guard_and_log(request: Request, call_next):
+        request_id = request.headers.get("x-request-id", "")[:64] or uuid.uuid4().hex[:16]
+        if not re.fullmatch(r"[A-Za-z0-9_.\-]+", request_id):
+            request_id = uuid.uuid4().hex[:16]
+        request.state.request_id = request_id
+        start = time.perf_counter()
+        if settings.token and request.url.path.startswith("/v1/") and not _authorized(request, settings.token):
+            response = JSONResponse(answer("", [diag("error", "missing or wrong token: send "
+                                                              "'Authorization: Bearer <token>'")]),
+                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        else:
+            try:
+                response = await call_next(request)
+            except Exception as exc:
+                response = JSONResponse(answer("", [diag("error", f"internal error ({type(exc).__name__}); "
+                                                                  f"request id {request_id}")]), status_code=500)
+        response.headers["X-Request-ID"] = request_id
+        access_log.info(json.dumps({
+            "ts": round(time.time(), 3), "request_id": request_id, "method": request.method,
+            "path": request.url.path, "status": response.status_code,
+            "duration_ms": round((time.perf_counter() - start) * 1000, 1),
+            "client": request.client.host if request.client else None}))
+        return response
+
+    app.add_middleware(BodyLimit, limit=settings.max_upload_kb * 1024)  # outermost: before any parsing
+    return app
+
+
+def _authorized(request: Request, token: str) -> bool:
+    header = request.headers.get("authorization", "")
+    scheme, _, given = header.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode())
+
+
+def app_from_env() -> FastAPI:
+    """Factory for ``uvicorn --factory server.app:app_from_env`` (used by ``cuda2cpu serve``)."""
+    raw = os.environ.get("CUDA2CPU_SERVER_SETTINGS")
+    settings = Settings(**json.loads(raw)) if raw else Settings()
+    if not access_log.handlers:  # one JSON line per request on stderr, in every uvicorn worker
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+    return create_app(settings)

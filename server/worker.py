@@ -1,0 +1,109 @@
+"""One translation (and optionally a syntax check), run in its own process by the service.
+
+The service starts ``python -m server.worker`` in the request's temporary directory with CPU and
+memory limits (``resource.setrlimit``) and a wall-clock timeout, writes a JSON job to its stdin
+and reads one JSON object from its stdout.  A pathological input can exhaust the worker; it
+cannot exhaust or hang the server.  Nothing here executes uploaded code: ``check`` only runs
+``g++ -fsyntax-only`` on the translated C++.
+
+Job: ``{"main": "app.cu", "pipeline": str|null, "disable": [str], "lowering": str,
+"explain": bool, "check": bool}``.  Answer: ``{"ok": bool, "openmp_source": str,
+"diagnostics": [...], "explain": {...}}``; file names in it are relative to the upload directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+_GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>fatal error|error|warning|note): "
+                       r"(?P<msg>.*)$")
+
+
+def public_name(path: str, root: str) -> str:
+    """A file name as the client may see it: relative inside the upload, a bare name outside."""
+    path = str(path)
+    if path.startswith(root + os.sep):
+        return path[len(root) + 1:]
+    if path.startswith("<"):
+        return path
+    return "<system>/" + os.path.basename(path) if path else ""
+
+
+def scrub(text: str, root: str) -> str:
+    return text.replace(root + os.sep, "").replace(root, ".")
+
+
+def diagnostic_json(d, root: str) -> dict:
+    return {"severity": d.severity, "file": public_name(d.loc.file, root), "line": d.loc.line,
+            "column": d.loc.column, "message": scrub(d.message, root)}
+
+
+def syntax_check(source: str, main: str, root: str) -> tuple[bool, list[dict]]:
+    """Compile the translated C++ with ``-fsyntax-only``; return (ok, compiler diagnostics)."""
+    from moccuda.build import include_dir
+
+    out = Path(root) / (Path(main).stem + ".openmp.cpp")
+    out.write_text(source)
+    cxx = os.environ.get("CXX", "g++")
+    cmd = [cxx, "-fsyntax-only", "-fopenmp", "-std=c++17", "-fdiagnostics-plain-output", "-w",
+           "-I", str(include_dir()), "-I", root, out.name]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, errors="replace")
+    diags = []
+    for line in proc.stderr.splitlines():
+        m = _GCC_DIAG.match(line)
+        if not m:
+            continue
+        sev = "error" if m["sev"] == "fatal error" else m["sev"]
+        diags.append({"severity": sev, "file": public_name(os.path.join(root, m["file"]), root),
+                      "line": int(m["line"]), "column": int(m["column"]), "message": scrub(m["msg"], root)})
+    if proc.returncode != 0 and not any(d["severity"] == "error" for d in diags):
+        diags.append({"severity": "error", "file": out.name, "line": 0, "column": 0,
+                      "message": f"{cxx} failed with status {proc.returncode}"})
+    return proc.returncode == 0, diags
+
+
+def run(job: dict, root: str) -> dict:
+    from transpiler.diagnostics import CompileError
+    from transpiler.options import TranslateOptions
+    from transpiler.translate import translate_file
+
+    options = TranslateOptions(pipeline=job.get("pipeline") or None,
+                               disabled_passes=tuple(job.get("disable") or ()),
+                               lowering=job.get("lowering") or "auto")
+    try:
+        result = translate_file(os.path.join(root, job["main"]), options)
+    except CompileError as exc:
+        return {"ok": False, "openmp_source": "", "explain": {},
+                "diagnostics": [diagnostic_json(d, root) for d in exc.diagnostics]}
+    answer = {"ok": True, "openmp_source": scrub(result.source, root),
+              "diagnostics": [diagnostic_json(d, root) for d in result.warnings],
+              "explain": result.explain if job.get("explain") else {}}
+    if job.get("check"):
+        ok, diags = syntax_check(result.source, job["main"], root)
+        answer["ok"] = ok
+        answer["diagnostics"].extend(diags)
+    return answer
+
+
+def main() -> int:
+    root = os.path.realpath(os.getcwd())
+    job = json.loads(sys.stdin.read())
+    try:
+        answer = run(job, root)
+    except MemoryError:
+        answer = {"ok": False, "failure": "memory"}
+    except RecursionError:
+        answer = {"ok": False, "failure": "recursion"}
+    except Exception as exc:  # a bug in cuda2cpu: report it by type, no traceback to the client
+        answer = {"ok": False, "failure": "internal", "detail": type(exc).__name__}
+    sys.stdout.write(json.dumps(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
