@@ -53,6 +53,8 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     _b("gaussian", "64", "512", "2048", rtol=1e-4),
     _b("bfs", "5000 4", "1000000 6", "8000000 6"),
     _b("srad_v2", "64 64 4", "1024 1024 20", "4096 4096 40", rtol=1e-4),
+    _b("hotspot", "50 70 7 2", "1024 1024 40 2", "4096 4096 60 2", rtol=1e-5),
+    _b("pathfinder", "30 1000 10", "500 100000 20", "1000 1000000 20"),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}
