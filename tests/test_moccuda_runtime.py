@@ -65,6 +65,9 @@ SECTIONS = {
     "symbols": "cudaMemcpyToSymbol/FromSymbol with offsets, bounds and directions; symbol address and size",
     "events": "event timing is positive and plausible; untimed, unrecorded and destroyed events; "
               "streams, priorities and callbacks",
+    "async": "streams overlap (two host functions that wait for each other), keep their order, "
+             "events order another stream, queries say not ready, the legacy default stream waits "
+             "for blocking streams and not for non-blocking ones, kernels wait for their stream",
     "device": "device properties (V100 under a MocCUDA name), attributes, CUDA 13 and 12 layouts, settings",
     "atomics": "atomics under OpenMP contention (int, unsigned, float, double, 64-bit, CAS loops) "
                "and their return values",

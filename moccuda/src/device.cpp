@@ -468,8 +468,11 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
     return cudaSuccess;
 }
 
-// All work finished when it was issued: there is nothing to wait for.
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void)
+{
+    moccuda::runtime::synchronize_all();
+    return cudaSuccess;
+}
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
 cudaError_t cudaDeviceReset(void)
@@ -664,9 +667,8 @@ cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes, cud
         if (shared_bytes > limit)
             return fail(cudaErrorInvalidConfiguration);
     }
-    if (!valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
-    return cudaSuccess;
+    // The kernel runs on the calling thread, after the work issued to its stream before it.
+    return wait_for_stream(stream);
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <functional>
 
 namespace moccuda {
 namespace runtime {
@@ -21,6 +22,18 @@ constexpr int runtime_version = 13000;
 
 // True for the default streams and for streams created and not yet destroyed.
 bool valid_stream(cudaStream_t stream);
+
+// Waits until the work issued to `stream` so far has finished; for the legacy default stream, until
+// every blocking stream has drained.  Work that runs on the calling thread (kernels, copies) calls
+// this first, so that it stays in its stream's order.  A bad handle is an error, as usual.
+cudaError_t wait_for_stream(cudaStream_t stream);
+
+// Queues `work` on `stream` (run by the stream's worker after the earlier work), or, on a default
+// stream, runs it now on the calling thread after wait_for_stream.
+cudaError_t enqueue(cudaStream_t stream, std::function<void()> work);
+
+// Waits until every stream has drained (cudaDeviceSynchronize).
+void synchronize_all();
 
 // What cudaDeviceReset destroys besides device state: allocations, streams and events.
 void release_all_memory();

@@ -139,8 +139,8 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
 
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMalloc(ptr, size);
 }
 
@@ -160,6 +160,7 @@ cudaError_t cudaFree(void *ptr)
 {
     if (ptr == nullptr)
         return cudaSuccess;
+    moccuda::runtime::synchronize_all();  // as CUDA's cudaFree, so queued work never sees freed memory
     if (!moccuda::runtime::release(ptr, Kind::device, Kind::managed))
         return fail(cudaErrorInvalidValue);
     return cudaSuccess;
@@ -167,8 +168,8 @@ cudaError_t cudaFree(void *ptr)
 
 cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaFree(ptr);
 }
 
@@ -301,6 +302,7 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const vo
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
 {
+    moccuda::runtime::wait_for_stream(nullptr);  // the legacy default stream's order
     if (!moccuda::runtime::valid_kind(kind))
         return fail(cudaErrorInvalidMemcpyDirection);
     if (count == 0)
@@ -313,8 +315,8 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -344,8 +346,8 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dst_pitch, const void *src, size_t sr
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
                               size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind);
 }
 
@@ -361,8 +363,8 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMemset(ptr, value, count);
 }
 
@@ -381,8 +383,8 @@ cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_
 
 cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMemset2D(ptr, pitch, value, width, height);
 }
 
@@ -425,16 +427,16 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     cudaMemcpyKind kind, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t stream)
 {
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
+    if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
+        return cudaErrorInvalidResourceHandle;
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 

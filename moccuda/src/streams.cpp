@@ -1,25 +1,113 @@
 // MocCUDA runtime: streams and events.
 //
-// Streams are synchronous: every operation runs to completion when it is issued.  So a stream is
-// always idle, waiting on an event never blocks, and an event records the host's steady clock at
-// cudaEventRecord, which makes elapsed times between events the real time the work between them
-// took.  Handles are checked against the live ones, so a destroyed or made-up handle is
-// cudaErrorInvalidResourceHandle rather than a crash.
+// Each created stream is an in-order queue of work served by its own worker thread, so work on
+// different streams overlaps.  What is queued: host functions (cudaLaunchHostFunc), stream
+// callbacks, event records and event waits (cudaStreamWaitEvent).  Everything else issued to a
+// stream (kernels, copies, fills) runs on the calling thread once the stream's earlier work has
+// finished (`wait_for_stream`), which keeps each stream's order without copying the caller's
+// buffers.  The default stream has CUDA's legacy semantics: work issued to it first waits for
+// every blocking stream (those not created with cudaStreamNonBlocking) to drain, and then runs on
+// the calling thread, so later work on a blocking stream finds it done.  cudaStreamPerThread runs
+// its work on the calling thread with no implicit synchronization.
+//
+// An event record is a queued marker: the event is complete once the marker has run, and it then
+// holds the host's steady clock at that moment, so elapsed times between events are the real
+// times between the work.  Handles are checked against the live ones, so a destroyed or made-up
+// handle is cudaErrorInvalidResourceHandle rather than a crash.  Event state is shared with the
+// markers and waits that refer to it, so destroying an event with work pending is safe (as CUDA
+// allows).
 #include "internal.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
+#include <vector>
 
 struct CUstream_st {
     unsigned int flags;
     int priority;
+    std::mutex mutex;
+    std::condition_variable changed;  // work queued, work finished, or stopping
+    std::deque<std::function<void()>> queue;
+    bool busy = false;                // the worker is running an item it has taken off the queue
+    bool stopping = false;
+    std::thread worker;
+
+    CUstream_st(unsigned int f, int p) : flags(f), priority(p) { worker = std::thread([this] { serve(); }); }
+
+    ~CUstream_st()
+    {
+        {
+            std::lock_guard<std::mutex> guard(mutex);
+            stopping = true;
+        }
+        changed.notify_all();
+        worker.join();  // the worker finishes the queue first
+    }
+
+    void serve()
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+            changed.wait(lock, [this] { return stopping || !queue.empty(); });
+            if (queue.empty())
+                return;  // stopping, and nothing left to do
+            std::function<void()> work = std::move(queue.front());
+            queue.pop_front();
+            busy = true;
+            lock.unlock();
+            work();
+            lock.lock();
+            busy = false;
+            changed.notify_all();
+        }
+    }
+
+    void push(std::function<void()> work)
+    {
+        {
+            std::lock_guard<std::mutex> guard(mutex);
+            queue.push_back(std::move(work));
+        }
+        changed.notify_all();
+    }
+
+    void drain()
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [this] { return queue.empty() && !busy; });
+    }
+
+    bool idle()
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        return queue.empty() && !busy;
+    }
 };
+
+namespace {
+
+// What an event's markers and waits share.  `recorded` counts cudaEventRecord calls, `completed`
+// is the count of the last marker that ran; the event is complete when they are equal.
+struct EventState {
+    unsigned long long recorded = 0;
+    unsigned long long completed = 0;
+    std::chrono::steady_clock::time_point when;
+};
+
+std::mutex event_mutex;                 // guards every EventState
+std::condition_variable event_changed;  // a marker ran
+
+}  // namespace
 
 struct CUevent_st {
     unsigned int flags;
-    bool recorded;
-    std::chrono::steady_clock::time_point when;
+    std::shared_ptr<EventState> state;
 };
 
 namespace moccuda {
@@ -39,8 +127,21 @@ bool is_default_stream(cudaStream_t stream)
     return stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
 }
 
+bool is_legacy_stream(cudaStream_t stream) { return stream == nullptr || stream == cudaStreamLegacy; }
+
 // Whether `stream` is usable (the caller holds the mutex).
 bool live_stream(cudaStream_t stream) { return is_default_stream(stream) || streams.count(stream) != 0; }
+
+// The created streams, all or only the blocking ones, as they are now.
+std::vector<CUstream_st *> snapshot(bool blocking_only)
+{
+    std::lock_guard<std::mutex> guard(mutex);
+    std::vector<CUstream_st *> found;
+    for (CUstream_st *stream : streams)
+        if (!blocking_only || !(stream->flags & cudaStreamNonBlocking))
+            found.push_back(stream);
+    return found;
+}
 
 }  // namespace
 
@@ -52,15 +153,50 @@ bool valid_stream(cudaStream_t stream)
     return streams.count(stream) != 0;
 }
 
+cudaError_t wait_for_stream(cudaStream_t stream)
+{
+    if (!valid_stream(stream))
+        return fail(cudaErrorInvalidResourceHandle);
+    if (is_legacy_stream(stream)) {
+        for (CUstream_st *blocking : snapshot(true))
+            blocking->drain();
+    } else if (stream != cudaStreamPerThread) {
+        stream->drain();
+    }
+    return cudaSuccess;
+}
+
+cudaError_t enqueue(cudaStream_t stream, std::function<void()> work)
+{
+    if (!valid_stream(stream))
+        return fail(cudaErrorInvalidResourceHandle);
+    if (is_default_stream(stream)) {
+        wait_for_stream(stream);
+        work();
+    } else {
+        stream->push(std::move(work));
+    }
+    return cudaSuccess;
+}
+
+void synchronize_all()
+{
+    for (CUstream_st *stream : snapshot(false))
+        stream->drain();
+}
+
 void release_all_streams_and_events()
 {
-    std::lock_guard<std::mutex> guard(mutex);
-    for (CUstream_st *stream : streams)
-        delete stream;
-    for (CUevent_st *event : events)
-        delete event;
-    streams.clear();
-    events.clear();
+    std::unordered_set<CUstream_st *> doomed;
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        doomed.swap(streams);
+        for (CUevent_st *event : events)
+            delete event;
+        events.clear();
+    }
+    for (CUstream_st *stream : doomed)
+        delete stream;  // finishes its queue, then stops its worker
 }
 
 }  // namespace runtime
@@ -82,7 +218,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flag
         priority = least_priority;
     if (priority < greatest_priority)
         priority = greatest_priority;
-    CUstream_st *created = new CUstream_st{flags, priority};
+    CUstream_st *created = new CUstream_st(flags, priority);
     std::lock_guard<std::mutex> guard(mutex);
     streams.insert(created);
     *stream = created;
@@ -96,35 +232,54 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
 
 cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 
+// CUDA returns at once and lets queued work finish; here the call waits for it, which a caller
+// cannot tell apart (the handle is dead either way).
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     using namespace moccuda::runtime;
-    std::lock_guard<std::mutex> guard(mutex);
-    if (streams.erase(stream) == 0)  // also refuses the default streams
-        return fail(cudaErrorInvalidResourceHandle);
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        if (streams.erase(stream) == 0)  // also refuses the default streams
+            return fail(cudaErrorInvalidResourceHandle);
+    }
     delete stream;
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t stream)
-{
-    return moccuda::runtime::valid_stream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
-}
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) { return moccuda::runtime::wait_for_stream(stream); }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    return moccuda::runtime::valid_stream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+    using namespace moccuda::runtime;
+    if (!valid_stream(stream))
+        return fail(cudaErrorInvalidResourceHandle);
+    if (is_default_stream(stream))
+        return cudaSuccess;  // its work ran when it was issued
+    return stream->idle() ? cudaSuccess : cudaErrorNotReady;  // not an error: not recorded
 }
 
+// The stream's later work waits until the event's most recent record (as of this call) is done.
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     using namespace moccuda::runtime;
-    std::lock_guard<std::mutex> guard(mutex);
-    if (!live_stream(stream) || events.count(event) == 0)
-        return fail(cudaErrorInvalidResourceHandle);
-    if (flags & ~1u)
-        return fail(cudaErrorInvalidValue);
-    return cudaSuccess;
+    std::shared_ptr<EventState> state;
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        if (!live_stream(stream) || events.count(event) == 0)
+            return fail(cudaErrorInvalidResourceHandle);
+        if (flags & ~1u)
+            return fail(cudaErrorInvalidValue);
+        state = event->state;
+    }
+    unsigned long long target;
+    {
+        std::lock_guard<std::mutex> guard(event_mutex);
+        target = state->recorded;
+    }
+    return enqueue(stream, [state, target] {
+        std::unique_lock<std::mutex> lock(event_mutex);
+        event_changed.wait(lock, [&] { return state->completed >= target; });
+    });
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
@@ -156,20 +311,15 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 {
     if (callback == nullptr || flags != 0)
         return fail(cudaErrorInvalidValue);
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
-    callback(stream, cudaSuccess, user_data);  // everything before it in the stream is done
-    return cudaSuccess;
+    // Runs once everything before it in the stream is done.
+    return moccuda::runtime::enqueue(stream, [stream, callback, user_data] { callback(stream, cudaSuccess, user_data); });
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data)
 {
     if (fn == nullptr)
         return fail(cudaErrorInvalidValue);
-    if (!moccuda::runtime::valid_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
-    fn(user_data);
-    return cudaSuccess;
+    return moccuda::runtime::enqueue(stream, [fn, user_data] { fn(user_data); });
 }
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
@@ -191,7 +341,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
         return fail(cudaErrorInvalidValue);
     if ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming))
         return fail(cudaErrorInvalidValue);  // CUDA requires interprocess events to be untimed
-    CUevent_st *created = new CUevent_st{flags, false, {}};
+    CUevent_st *created = new CUevent_st{flags, std::make_shared<EventState>()};
     std::lock_guard<std::mutex> guard(mutex);
     events.insert(created);
     *event = created;
@@ -205,13 +355,29 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     using namespace moccuda::runtime;
     if (flags & ~static_cast<unsigned int>(cudaEventRecordExternal))
         return fail(cudaErrorInvalidValue);
-    auto now = std::chrono::steady_clock::now();
-    std::lock_guard<std::mutex> guard(mutex);
-    if (events.count(event) == 0 || !live_stream(stream))
-        return fail(cudaErrorInvalidResourceHandle);
-    event->when = now;
-    event->recorded = true;
-    return cudaSuccess;
+    std::shared_ptr<EventState> state;
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        if (events.count(event) == 0 || !live_stream(stream))
+            return fail(cudaErrorInvalidResourceHandle);
+        state = event->state;
+    }
+    unsigned long long mark;
+    {
+        std::lock_guard<std::mutex> guard(event_mutex);
+        mark = ++state->recorded;
+    }
+    return enqueue(stream, [state, mark] {
+        auto now = std::chrono::steady_clock::now();
+        {
+            std::lock_guard<std::mutex> guard(event_mutex);
+            if (mark > state->completed) {
+                state->completed = mark;
+                state->when = now;
+            }
+        }
+        event_changed.notify_all();
+    });
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
@@ -219,29 +385,54 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     return cudaEventRecordWithFlags(event, stream, cudaEventRecordDefault);
 }
 
-// An event is complete once recorded work is done (immediately here), and also before it is
-// ever recorded.
-cudaError_t cudaEventSynchronize(cudaEvent_t event)
+namespace {
+
+// The live event's shared state, or null (the caller reports the bad handle).
+std::shared_ptr<EventState> event_state(cudaEvent_t event)
 {
-    using namespace moccuda::runtime;
-    std::lock_guard<std::mutex> guard(mutex);
-    return events.count(event) != 0 ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::mutex> guard(moccuda::runtime::mutex);
+    return moccuda::runtime::events.count(event) != 0 ? event->state : nullptr;
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
+}  // namespace
+
+// An event is complete once its most recent record has run, and also before it is ever recorded.
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    std::shared_ptr<EventState> state = event_state(event);
+    if (!state)
+        return fail(cudaErrorInvalidResourceHandle);
+    std::unique_lock<std::mutex> lock(event_mutex);
+    event_changed.wait(lock, [&] { return state->completed >= state->recorded; });
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    std::shared_ptr<EventState> state = event_state(event);
+    if (!state)
+        return fail(cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::mutex> guard(event_mutex);
+    return state->completed >= state->recorded ? cudaSuccess : cudaErrorNotReady;
+}
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     using namespace moccuda::runtime;
     if (ms == nullptr)
         return fail(cudaErrorInvalidValue);
-    std::lock_guard<std::mutex> guard(mutex);
-    if (events.count(start) == 0 || events.count(end) == 0)
+    std::shared_ptr<EventState> first = event_state(start), last = event_state(end);
+    if (!first || !last)
         return fail(cudaErrorInvalidResourceHandle);
     // An untimed event, or one never recorded, has no time to compare (CUDA's answer).
-    if (((start->flags | end->flags) & cudaEventDisableTiming) || !start->recorded || !end->recorded)
+    if ((start->flags | end->flags) & cudaEventDisableTiming)
         return fail(cudaErrorInvalidResourceHandle);
-    *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+    std::lock_guard<std::mutex> guard(event_mutex);
+    if (first->recorded == 0 || last->recorded == 0)
+        return fail(cudaErrorInvalidResourceHandle);
+    if (first->completed < first->recorded || last->completed < last->recorded)
+        return cudaErrorNotReady;  // an answer, not recorded as the last error
+    *ms = std::chrono::duration<float, std::milli>(last->when - first->when).count();
     return cudaSuccess;
 }
 
@@ -251,7 +442,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
     std::lock_guard<std::mutex> guard(mutex);
     if (events.erase(event) == 0)
         return fail(cudaErrorInvalidResourceHandle);
-    delete event;
+    delete event;  // pending markers and waits hold the state
     return cudaSuccess;
 }
 

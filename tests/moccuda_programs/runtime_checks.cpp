@@ -7,9 +7,12 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #define CHECK(cond)                                                    \
     do {                                                               \
@@ -321,11 +324,13 @@ static int events_and_streams()
     CHECK(cudaStreamCreateWithFlags(&fast, 0x40) == cudaErrorInvalidValue);
     CHECK(cudaEventRecord(start, stream) == cudaSuccess);
     CHECK(cudaStreamWaitEvent(stream, start, 0) == cudaSuccess);
-    CHECK(cudaStreamQuery(stream) == cudaSuccess && cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess && cudaStreamQuery(stream) == cudaSuccess);
     CHECK(cudaStreamSynchronize(0) == cudaSuccess && cudaStreamSynchronize(cudaStreamLegacy) == cudaSuccess);
     int calls = 0;
-    CHECK(cudaStreamAddCallback(stream, on_stream, &calls, 0) == cudaSuccess && calls == 1);
-    CHECK(cudaLaunchHostFunc(stream, on_host, &calls) == cudaSuccess && calls == 11);
+    CHECK(cudaStreamAddCallback(stream, on_stream, &calls, 0) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess && calls == 1);
+    CHECK(cudaLaunchHostFunc(stream, on_host, &calls) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(stream) == cudaSuccess && calls == 11);
     CHECK(cudaStreamDestroy(stream) == cudaSuccess);
     CHECK(cudaStreamDestroy(stream) == cudaErrorInvalidResourceHandle);
     CHECK(cudaStreamSynchronize(stream) == cudaErrorInvalidResourceHandle);
@@ -333,6 +338,177 @@ static int events_and_streams()
     CHECK(cudaStreamDestroy(0) == cudaErrorInvalidResourceHandle);
     CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle);
     CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    return 0;
+}
+
+// ---- asynchrony: host functions on streams, with bounded waits so that a wrong runtime fails
+// (a check sees `timed_out`) instead of hanging.  Nothing here asserts on how long anything took.
+
+static const auto patience = std::chrono::seconds(30);
+
+// Both streams run `meet`, which waits for the other to arrive: done only if they overlap.
+struct Meeting {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int arrived = 0;
+    bool timed_out = false;
+};
+
+static void meet(void *data)
+{
+    Meeting *m = static_cast<Meeting *>(data);
+    std::unique_lock<std::mutex> lock(m->mutex);
+    ++m->arrived;
+    m->changed.notify_all();
+    if (!m->changed.wait_for(lock, patience, [m] { return m->arrived >= 2; }))
+        m->timed_out = true;
+}
+
+// A gate the test opens: work queued behind a closed gate cannot have run.
+struct Gate {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool open = false;
+    bool timed_out = false;
+    std::vector<std::string> log;  // what ran, in order
+
+    void note(const std::string &what)
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        log.push_back(what);
+    }
+    void release()
+    {
+        {
+            std::lock_guard<std::mutex> guard(mutex);
+            open = true;
+        }
+        changed.notify_all();
+    }
+    bool ran(const std::string &what)
+    {
+        std::lock_guard<std::mutex> guard(mutex);
+        for (const std::string &entry : log)
+            if (entry == what)
+                return true;
+        return false;
+    }
+};
+
+static void pass_gate(void *data)
+{
+    Gate *g = static_cast<Gate *>(data);
+    std::unique_lock<std::mutex> lock(g->mutex);
+    if (!g->changed.wait_for(lock, patience, [g] { return g->open; }))
+        g->timed_out = true;
+    g->log.push_back("gate");
+}
+
+static void note_a(void *data) { static_cast<Gate *>(data)->note("a"); }
+static void note_b(void *data) { static_cast<Gate *>(data)->note("b"); }
+static void note_c(void *data) { static_cast<Gate *>(data)->note("c"); }
+static void note_default(void *data) { static_cast<Gate *>(data)->note("default"); }
+
+static void gate_kernel(moccuda::LaunchConfig launch, Gate *g)
+{
+    if (!moccuda::launch_begin(launch))
+        return;
+    g->note("kernel");
+    moccuda::launch_end(launch);
+}
+
+static int async_streams()
+{
+    cudaStream_t a, b, free_running;
+    CHECK(cudaStreamCreate(&a) == cudaSuccess && cudaStreamCreate(&b) == cudaSuccess);
+    CHECK(cudaStreamCreateWithFlags(&free_running, cudaStreamNonBlocking) == cudaSuccess);
+
+    // Overlap: serialized streams would leave each `meet` waiting for the other.
+    Meeting meeting;
+    CHECK(cudaLaunchHostFunc(a, meet, &meeting) == cudaSuccess);
+    CHECK(cudaLaunchHostFunc(b, meet, &meeting) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(a) == cudaSuccess && cudaStreamSynchronize(b) == cudaSuccess);
+    CHECK(!meeting.timed_out && meeting.arrived == 2);
+
+    // Order within a stream, asynchrony, queries, and an event ordering another stream.
+    {
+        Gate gate;
+        cudaEvent_t after_a;
+        CHECK(cudaEventCreate(&after_a) == cudaSuccess);
+        CHECK(cudaLaunchHostFunc(a, pass_gate, &gate) == cudaSuccess);  // returns at once
+        CHECK(cudaLaunchHostFunc(a, note_a, &gate) == cudaSuccess);
+        CHECK(cudaEventRecord(after_a, a) == cudaSuccess);
+        CHECK(cudaStreamWaitEvent(b, after_a, 0) == cudaSuccess);
+        CHECK(cudaLaunchHostFunc(b, note_b, &gate) == cudaSuccess);
+        CHECK(cudaStreamQuery(a) == cudaErrorNotReady && cudaStreamQuery(b) == cudaErrorNotReady);
+        CHECK(cudaEventQuery(after_a) == cudaErrorNotReady);
+        CHECK(cudaGetLastError() == cudaSuccess);  // "not ready" is an answer, not an error
+        float ms = 0;
+        cudaEvent_t done;  // recorded on the per-thread stream, which does not wait for a
+        CHECK(cudaEventCreate(&done) == cudaSuccess && cudaEventRecord(done, cudaStreamPerThread) == cudaSuccess);
+        CHECK(cudaEventQuery(done) == cudaSuccess);
+        CHECK(cudaEventElapsedTime(&ms, done, after_a) == cudaErrorNotReady);
+        CHECK(!gate.ran("a") && !gate.ran("b"));
+        gate.release();
+        CHECK(cudaStreamSynchronize(b) == cudaSuccess);
+        CHECK(gate.ran("b") && gate.ran("a"));                     // b waited for a's event
+        CHECK(cudaEventQuery(after_a) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(a) == cudaSuccess);
+        CHECK(!gate.timed_out);
+        CHECK((gate.log == std::vector<std::string>{"gate", "a", "b"}));
+        CHECK(cudaEventDestroy(after_a) == cudaSuccess && cudaEventDestroy(done) == cudaSuccess);
+    }
+
+    // The legacy default stream waits for blocking streams; a non-blocking stream is not waited
+    // for.  A helper thread opens the gate, since the default stream's work blocks this thread.
+    {
+        Gate gate;
+        CHECK(cudaLaunchHostFunc(a, pass_gate, &gate) == cudaSuccess);
+        CHECK(cudaLaunchHostFunc(a, note_a, &gate) == cudaSuccess);
+        std::thread opener([&gate] { gate.release(); });
+        CHECK(cudaLaunchHostFunc(0, note_default, &gate) == cudaSuccess);  // runs now, after a
+        opener.join();
+        CHECK((gate.log == std::vector<std::string>{"gate", "a", "default"}));
+    }
+    {
+        Gate gate;
+        CHECK(cudaLaunchHostFunc(free_running, pass_gate, &gate) == cudaSuccess);
+        CHECK(cudaLaunchHostFunc(0, note_default, &gate) == cudaSuccess);  // does not wait for it
+        CHECK(cudaLaunchHostFunc(cudaStreamPerThread, note_c, &gate) == cudaSuccess);
+        CHECK(gate.ran("default") && gate.ran("c") && !gate.ran("gate"));
+        gate.release();
+        CHECK(cudaDeviceSynchronize() == cudaSuccess);  // waits for every stream
+        CHECK(gate.ran("gate") && !gate.timed_out);
+    }
+
+    // A kernel (run on the calling thread) waits for the work queued before it on its stream, and
+    // a callback after it sees the kernel done.
+    {
+        Gate gate;
+        int calls = 0;
+        CHECK(cudaLaunchHostFunc(b, pass_gate, &gate) == cudaSuccess);
+        std::thread opener([&gate] { gate.release(); });
+        gate_kernel(moccuda::LaunchConfig(1, 1, 0, b), &gate);
+        opener.join();
+        CHECK(cudaStreamAddCallback(b, on_stream, &calls, 0) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(b) == cudaSuccess && calls == 1);
+        CHECK((gate.log == std::vector<std::string>{"gate", "kernel"}));
+        CHECK(cudaGetLastError() == cudaSuccess);
+    }
+
+    // Destroying a stream with queued work lets the work finish.
+    {
+        Gate gate;
+        cudaStream_t doomed;
+        CHECK(cudaStreamCreate(&doomed) == cudaSuccess);
+        CHECK(cudaLaunchHostFunc(doomed, pass_gate, &gate) == cudaSuccess);
+        CHECK(cudaLaunchHostFunc(doomed, note_b, &gate) == cudaSuccess);
+        gate.release();
+        CHECK(cudaStreamDestroy(doomed) == cudaSuccess);
+        CHECK((gate.log == std::vector<std::string>{"gate", "b"}));
+    }
+    CHECK(cudaStreamDestroy(a) == cudaSuccess && cudaStreamDestroy(b) == cudaSuccess);
+    CHECK(cudaStreamDestroy(free_running) == cudaSuccess);
     return 0;
 }
 
@@ -572,6 +748,8 @@ int main(int argc, char **argv)
         status = symbols();
     else if (section == "events")
         status = events_and_streams();
+    else if (section == "async")
+        status = async_streams();
     else if (section == "device")
         status = device();
     else if (section == "atomics")
