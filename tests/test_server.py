@@ -223,3 +223,113 @@ def test_page_is_served(server):
     r = httpx.get(server + "/")
     assert r.status_code == 200 and "<textarea" in r.text
     assert "http://" not in r.text and "https://" not in r.text  # nothing from the network
+
+
+class _Chromium:
+    """Headless Chromium driven over the DevTools protocol on a pipe (fds 3 and 4), stdlib only."""
+
+    def __init__(self, exe: str) -> None:
+        self.profile = tempfile.mkdtemp(prefix="cuda2cpu-chromium-")
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+
+        def fds() -> None:  # chromium reads commands on fd 3 and answers on fd 4
+            commands, answers = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(commands, 3)
+            os.dup2(answers, 4)
+
+        flags = ["--headless", "--remote-debugging-pipe", "--no-first-run", "--disable-gpu",
+                 "--disable-dev-shm-usage", f"--user-data-dir={self.profile}", "about:blank"]
+        if os.geteuid() == 0:
+            flags.insert(0, "--no-sandbox")
+        self.proc = subprocess.Popen([exe, *flags], preexec_fn=fds, pass_fds=(3, 4),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next_id = 0
+        self.session = None
+
+    def call(self, method: str, **params):
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params}
+        if self.session:
+            message["sessionId"] = self.session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self._buffer:
+                chunk = os.read(self._from_browser, 1 << 16)
+                if not chunk:
+                    raise RuntimeError("chromium closed the DevTools pipe")
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self._next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+
+    def open(self, url: str) -> None:
+        target = self.call("Target.createTarget", url=url)["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+
+    def eval(self, expression: str):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        return result["result"].get("value")
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self._to_browser)
+        os.close(self._from_browser)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def _wait_for(browser: _Chromium, expression: str, limit_s: float = 60):
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        value = browser.eval(expression)
+        if value:
+            return value
+        time.sleep(0.2)
+    return browser.eval(expression)
+
+
+def test_page_in_headless_chromium(server):
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.skip("chromium is not installed (.ci/run installs Debian's 'chromium' when it runs as root)")
+    browser = _Chromium(exe)
+    try:
+        browser.open(server + "/")
+        assert _wait_for(browser, "document.readyState === 'complete' && !!document.getElementById('source')")
+        # Upload the example the way a user drops a file: a File on the file input, then Translate.
+        browser.eval(f"""(async () => {{
+            const dt = new DataTransfer();
+            dt.items.add(new File([{json.dumps(VECADD)}], "vecadd.cu"));
+            const input = document.getElementById("files");
+            input.files = dt.files;
+            input.dispatchEvent(new Event("change"));
+            await new Promise((r) => setTimeout(r, 100));
+            document.getElementById("translate").click();
+        }})()""")
+        output = _wait_for(browser, "document.getElementById('output').textContent.includes('omp parallel for') "
+                                    "&& document.getElementById('output').textContent")
+        assert output and "moccuda::LaunchConfig" in output
+        assert browser.eval("document.getElementById('filename').value") == "vecadd.cu"
+        assert browser.eval("document.getElementById('download').disabled") is False
+        assert "HTTP 200" in browser.eval("document.getElementById('status').textContent")
+        # A broken kernel: the diagnostic is listed and links to its line.
+        browser.eval(f"""(() => {{
+            const ta = document.getElementById("source");
+            ta.value = {json.dumps(BROKEN)};
+            ta.dispatchEvent(new Event("input"));
+            document.getElementById("filename").value = "broken.cu";
+            document.getElementById("translate").click();
+        }})()""")
+        link = _wait_for(browser, "(document.querySelector('#diagnostics li.error a') || {}).textContent")
+        assert link == "broken.cu:2:12"
+        browser.eval("document.querySelector('#diagnostics li.error a').click()")
+        assert browser.eval("document.querySelector('#cuda-line-2').classList.contains('hit')") is True
+    finally:
+        browser.close()
