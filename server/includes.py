@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 DIRECTIVES = ("include", "include_next", "import", "embed")
 HAS_INCLUDE = ("__has_include", "__has_include_next", "__has_embed")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# ``#pragma GCC dependency "file"`` (also through ``_Pragma``) stats a file: refused wherever it appears.
+_DEPENDENCY = re.compile(r"GCC(?:\s|\\\r?\n)+dependency")
 
 
 @dataclass(frozen=True)
@@ -221,4 +222,7 @@ def _in_number(text: str, quote: int) -> bool:
 
 def scan(text: str) -> list[Refusal]:
     """Every include-like directive in ``text`` that the service refuses, with its location."""
-    return _Scanner(text).scan()
+    scanner = _Scanner(text)
+    for m in _DEPENDENCY.finditer(text):
+        scanner.refuse(m.start(), "#pragma GCC dependency is not allowed in uploads")
+    return sorted(scanner.scan(), key=lambda r: (r.line, r.column))

@@ -164,6 +164,7 @@ HOSTILE = [
     ('#define F "{secret}"\n#include F\n', 2, 1),
     ('%:include "{secret}"\n', 1, 1),
     ('#if __has_include("{secret}")\n#endif\n', 1, 5),
+    ('#pragma GCC dependency "{secret}"\n', 1, 9),
 ]
 
 
@@ -177,6 +178,18 @@ def test_hostile_includes_refused_without_leaking(server, secret_file, source, l
         assert (first["file"], first["line"], first["column"]) == ("evil.cu", line, column)
         assert "refused" in first["message"] or "not allowed" in first["message"]
         assert SECRET not in r.text and "root:x:0" not in r.text
+
+
+def test_include_loop_and_line_directive_end_with_located_errors(server, secret_file):
+    r = post(server, "/v1/transpile", '#include "loop.cu"\n__global__ void k() {}\n', "loop.cu")
+    assert r.status_code == 422
+    assert r.json()["diagnostics"][0] == {"severity": "error", "file": "loop.cu", "line": 1, "column": 10,
+                                          "message": "#include nested too deeply"}
+    # #line cannot make the service read (and quote) another file.
+    r = post(server, "/v1/transpile", f'#line 1 "{secret_file}"\n__global__ void k() {{ int x = ; }}\n', "line.cu")
+    assert r.status_code == 422
+    assert r.json()["diagnostics"][0]["file"] == "line.cu"
+    assert SECRET not in r.text and str(secret_file.parent) not in r.text
 
 
 def test_wrong_or_missing_token_is_401(guarded):
