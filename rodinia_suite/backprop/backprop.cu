@@ -3,7 +3,7 @@
 // block multiplies its weights by its inputs in shared memory and sums its 16 rows with a tree
 // reduction (barriers in the loop); the host adds the blocks' partial sums, finishes the small
 // output layer and the deltas, and a second kernel adjusts the input weights with momentum.
-// IN is a multiple of 16.  Usage: backprop IN SEED OUTFILE
+// (Blocks along x: a grid's y extent stops at 65535.)  IN is a multiple of 16.  Usage: backprop IN SEED OUTFILE
 #include <cmath>
 #include <vector>
 #include <cuda_runtime.h>
@@ -18,7 +18,7 @@ __global__ void layerforward(const float *input, const float *weights, float *pa
     __shared__ float node[HID];
     __shared__ float w[HID][HID];
     int tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * HID + ty;
+    int row = blockIdx.x * HID + ty;
     if (tx == 0)
         node[ty] = input[row];
     __syncthreads();
@@ -30,12 +30,12 @@ __global__ void layerforward(const float *input, const float *weights, float *pa
         __syncthreads();
     }
     if (ty == 0)
-        partial[blockIdx.y * HID + tx] = w[0][tx];
+        partial[blockIdx.x * HID + tx] = w[0][tx];
 }
 
 __global__ void adjust_weights(const float *delta, const float *input, float *weights, float *old)
 {
-    int row = blockIdx.y * HID + threadIdx.y, col = threadIdx.x;
+    int row = blockIdx.x * HID + threadIdx.y, col = threadIdx.x;
     int k = row * HID + col;
     float dw = ETA * delta[col] * input[row] + MOMENTUM * old[k];
     weights[k] += dw;
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     cudaMemcpy(d_old, old.data(), in * HID * sizeof(float), cudaMemcpyHostToDevice);
     std::vector<float> partial(blocks * HID), hidden(HID), delta(HID);
     double t0 = suite_now();
-    dim3 grid(1, blocks), block(HID, HID);
+    dim3 grid(blocks), block(HID, HID);
     layerforward<<<grid, block>>>(d_input, d_weights, d_partial);
     cudaMemcpy(partial.data(), d_partial, blocks * HID * sizeof(float), cudaMemcpyDeviceToHost);
     for (int j = 0; j < HID; ++j) {
