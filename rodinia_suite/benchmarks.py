@@ -56,6 +56,8 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     _b("backprop", "1024", "1048576", "16777216", rtol=1e-4, atol=1e-6),
     _b("hotspot", "50 70 7 2", "1024 1024 40 2", "4096 4096 60 2", rtol=1e-5),
     _b("kmeans", "2000 8 5 3", "200000 16 8 10", "1000000 34 5 20", rtol=1e-5),
+    # Blocked against unblocked elimination: the sums run in a different order.
+    _b("lud", "64", "512", "2048", rtol=1e-4, atol=1e-6),
     _b("nw", "64 10", "2048 10", "8192 10"),
     _b("pathfinder", "30 1000 10", "500 100000 20", "1000 1000000 20"),
 )
