@@ -1,4 +1,4 @@
-"""``python -m moccuda --include-dir | --lib-dir | --build [static|shared] | --link-flags``.
+"""``python -m moccuda --include-dir | --lib-dir | --build [static|shared|cublas] | --link-flags``.
 
 Prints where MocCUDA's headers are, or builds the library (if needed) and prints where it is, e.g.
 ``g++ -fopenmp -I$(python -m moccuda --include-dir) app.cpp $(python -m moccuda --link-flags)``.
@@ -15,7 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--include-dir", action="store_true", help="print the header directory")
     group.add_argument("--lib-dir", action="store_true", help="print the library directory (building it)")
-    group.add_argument("--build", nargs="?", const="static", choices=["static", "shared"],
+    group.add_argument("--build", nargs="?", const="static", choices=["static", "shared", "cublas"],
                        help="build the library (default: static) and print its path")
     group.add_argument("--link-flags", action="store_true",
                        help="print what a link needs after its objects (building the library)")

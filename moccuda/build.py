@@ -26,7 +26,9 @@ INCLUDE_DIR = PACKAGE_DIR / "include"
 
 #: How each source is compiled.  -Werror=switch: the error tables must name every error code.
 COMPILE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-pthread", "-Wall", "-Wextra", "-Werror=switch"]
-LIBRARY_NAMES = {"static": "libmoccuda.a", "shared": "libmoccuda.so"}
+LIBRARY_NAMES = {"static": "libmoccuda.a", "shared": "libmoccuda.so", "cublas": "libmoccuda_cublas.so"}
+#: cuBLAS on the CPU: its own library, linked against OpenBLAS from the scipy-openblas32 wheel.
+CUBLAS_SOURCE = SOURCE_DIR / "cublas" / "cublas.cpp"
 
 
 class BuildError(RuntimeError):
@@ -66,7 +68,7 @@ def _sources() -> list[Path]:
 
 def _inputs() -> list[Path]:
     """Every file whose content the library depends on."""
-    return _sources() + sorted(SOURCE_DIR.glob("*.h")) + sorted(INCLUDE_DIR.glob("*.h"))
+    return _sources() + [CUBLAS_SOURCE] + sorted(SOURCE_DIR.glob("*.h")) + sorted(INCLUDE_DIR.glob("*.h"))
 
 
 def library_dir() -> Path:
@@ -81,15 +83,18 @@ def library_dir() -> Path:
 
 
 def build(kind: str = "static") -> Path:
-    """Return the path of ``libmoccuda.a`` (kind="static") or ``libmoccuda.so`` (kind="shared"),
-    building it first if it is not up to date.  Raises :class:`BuildError` if compilation fails."""
+    """Return the path of ``libmoccuda.a`` (kind="static"), ``libmoccuda.so`` (kind="shared") or
+    ``libmoccuda_cublas.so`` (kind="cublas"), building it first if it is not up to date.  Raises
+    :class:`BuildError` if compilation fails or (for cuBLAS) OpenBLAS is not installed."""
     if kind not in LIBRARY_NAMES:
-        raise ValueError(f"kind must be 'static' or 'shared', not {kind!r}")
+        raise ValueError(f"kind must be one of {', '.join(LIBRARY_NAMES)}, not {kind!r}")
     target_dir = library_dir()
     target = target_dir / LIBRARY_NAMES[kind]
     if target.exists():
         return target
     target_dir.mkdir(parents=True, exist_ok=True)
+    if kind == "cublas":
+        return _build_cublas(target)
     # Both kinds come from the same objects, so one build makes both.
     with tempfile.TemporaryDirectory(dir=target_dir, prefix=".build-") as tmp:
         tmp_path = Path(tmp)
@@ -99,6 +104,34 @@ def build(kind: str = "static") -> Path:
         _run([_compiler(), "-shared", "-pthread", "-o", str(shared), *objects])
         for built in (static, shared):
             os.replace(built, target_dir / built.name)  # atomic: readers see a whole library or none
+    return target
+
+
+def openblas_dir() -> Path:
+    """The directory of ``libscipy_openblas.so`` (the scipy-openblas32 wheel)."""
+    try:
+        import scipy_openblas32
+    except ImportError as exc:
+        raise BuildError("cuBLAS on the CPU needs OpenBLAS: pip install scipy-openblas32") from exc
+    return Path(scipy_openblas32.get_lib_dir())
+
+
+def _build_cublas(target: Path) -> Path:
+    """Compile the cuBLAS library: SONAME ``libcublas.so.13`` with its functions in a version node
+    of that name (what programs built by nvcc import), linked to OpenBLAS with an rpath."""
+    blas = openblas_dir()
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
+        tmp_path = Path(tmp)
+        script = tmp_path / "cublas.map"
+        script.write_text("libcublas.so.13 {\n  global: cublas*;\n  local: *;\n};\n")
+        built = tmp_path / target.name
+        _run([_compiler(), *COMPILE_FLAGS, f"-I{INCLUDE_DIR}", "-shared", "-o", str(built), str(CUBLAS_SOURCE),
+              "-Wl,-soname,libcublas.so.13", f"-Wl,--version-script={script}", f"-L{blas}", "-lscipy_openblas",
+              f"-Wl,-rpath,{blas}"])
+        link = tmp_path / "libcublas.so.13"  # what the loader looks for, by SONAME
+        link.symlink_to(target.name)
+        os.replace(link, target.parent / link.name)
+        os.replace(built, target)
     return target
 
 
