@@ -59,6 +59,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     # Blocked against unblocked elimination: the sums run in a different order.
     _b("lud", "64", "512", "2048", rtol=1e-4, atol=1e-6),
     _b("nw", "64 10", "2048 10", "8192 10"),
+    _b("lavaMD", "3", "12", "24", rtol=1e-4, atol=1e-5),
     _b("pathfinder", "30 1000 10", "500 100000 20", "1000 1000000 20"),
 )
 
