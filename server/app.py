@@ -97,6 +97,13 @@ def _names(value) -> list[str]:
     return out
 
 
+def _text(options: dict, key: str) -> str | None:
+    value = options.get(key)
+    if value is not None and not isinstance(value, str):
+        raise RequestError(400, f"'{key}' must be a string")
+    return value
+
+
 def check_name(name: str) -> str:
     if not name or "/" in name or "\\" in name or name in (".", "..") or not _NAME.fullmatch(name):
         raise RequestError(400, f"file name {name!r} is refused: upload plain file names "
@@ -114,16 +121,17 @@ async def read_job(request: Request, settings: Settings) -> Job:
             raise RequestError(400, "the body is not valid JSON") from None
         if not isinstance(data, dict) or not isinstance(data.get("source"), str):
             raise RequestError(400, "JSON body must be {\"source\": str, \"filename\": str, ...}")
-        name = check_name(str(data.get("filename") or "input.cu"))
-        files[name] = data["source"].encode()
-        for extra_name, text in (data.get("headers") or {}).items():
-            if not isinstance(text, str):
-                raise RequestError(400, "'headers' must map file names to their text")
-            files[check_name(extra_name)] = text.encode()
+        name = check_name(_text(data, "filename") or "input.cu")
+        files[name] = data["source"].encode("utf-8", errors="replace")
+        extra = data.get("headers") or {}
+        if not isinstance(extra, dict) or not all(isinstance(t, str) for t in extra.values()):
+            raise RequestError(400, "'headers' must map file names to their text")
+        for extra_name, text in extra.items():
+            files[check_name(extra_name)] = text.encode("utf-8", errors="replace")
         options = data
         disable = _names(data.get("disable") or [])
     elif ctype.startswith("multipart/form-data"):
-        form = await request.form(max_files=settings.max_files + 1, max_fields=64)
+        form = await request.form(max_files=1000, max_fields=1000)  # the body limit bounds both
         for upload in form.getlist("file"):
             if isinstance(upload, str):
                 raise RequestError(400, "field 'file' must be a file upload")
@@ -131,7 +139,7 @@ async def read_job(request: Request, settings: Settings) -> Job:
             if name in files:
                 raise RequestError(400, f"file '{name}' is uploaded twice")
             files[name] = await upload.read()
-        options = {k: form.get(k) for k in ("schedule", "lowering", "explain", "main")}
+        options = {k: form.get(k) for k in ("schedule", "lowering", "explain", "main") if k in form}
         disable = _names(form.getlist("disable"))
     else:
         raise RequestError(415, "send multipart/form-data (field 'file') or application/json")
@@ -139,15 +147,17 @@ async def read_job(request: Request, settings: Settings) -> Job:
         raise RequestError(400, "no file uploaded (multipart field 'file', or JSON 'source')")
     if len(files) > settings.max_files:
         raise RequestError(413, f"{len(files)} files uploaded; the limit is {settings.max_files}")
+    for key in ("main", "schedule", "lowering"):
+        _text(options, key)
+    if not isinstance(options.get("explain", False), (bool, str)):
+        raise RequestError(400, "'explain' must be true or false")
     main = options.get("main") or next((n for n in files if n.endswith(_SOURCE_SUFFIXES)), None)
     if main not in files:
         raise RequestError(400, "no .cu file among the uploads (or 'main' names no uploaded file)")
     lowering = options.get("lowering") or "auto"
     if lowering not in ("auto", "split", "fallback"):
-        raise RequestError(400, f"'lowering' must be auto, split or fallback, not {lowering!r}")
+        raise RequestError(400, "'lowering' must be auto, split or fallback")
     schedule = options.get("schedule") or None
-    if schedule is not None and not isinstance(schedule, str):
-        raise RequestError(400, "'schedule' must be a comma-separated list of pass names")
     return Job(files, main, schedule, disable, lowering, _flag(options.get("explain") or False))
 
 
