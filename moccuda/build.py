@@ -26,7 +26,15 @@ INCLUDE_DIR = PACKAGE_DIR / "include"
 
 #: How each source is compiled.  -Werror=switch: the error tables must name every error code.
 COMPILE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-pthread", "-Wall", "-Wextra", "-Werror=switch"]
-LIBRARY_NAMES = {"static": "libmoccuda.a", "shared": "libmoccuda.so", "cublas": "libmoccuda_cublas.so"}
+LIBRARY_NAMES = {"static": "libmoccuda.a", "shared": "libmoccuda.so", "cudart": "libcudart.so.13",
+                 "cublas": "libmoccuda_cublas.so"}
+#: libcudart.so.13 is the shared library again, as programs built by nvcc -cudart shared import it:
+#: that SONAME, and every function in a version node of that name.
+CUDART_VERSION_SCRIPT = """libcudart.so.13 {
+  global: cuda*; __cuda*; moccuda*; extern "C++" { moccuda::*; };
+  local: *;
+};
+"""
 #: cuBLAS on the CPU: its own library, linked against OpenBLAS from the scipy-openblas32 wheel.
 CUBLAS_SOURCE = SOURCE_DIR / "cublas" / "cublas.cpp"
 
@@ -83,7 +91,8 @@ def library_dir() -> Path:
 
 
 def build(kind: str = "static") -> Path:
-    """Return the path of ``libmoccuda.a`` (kind="static"), ``libmoccuda.so`` (kind="shared") or
+    """Return the path of ``libmoccuda.a`` (kind="static"), ``libmoccuda.so`` (kind="shared"),
+    ``libcudart.so.13`` (kind="cudart", the stand-in for CUDA's runtime under nvcc-built programs) or
     ``libmoccuda_cublas.so`` (kind="cublas"), building it first if it is not up to date.  Raises
     :class:`BuildError` if compilation fails or (for cuBLAS) OpenBLAS is not installed."""
     if kind not in LIBRARY_NAMES:
@@ -100,9 +109,14 @@ def build(kind: str = "static") -> Path:
         tmp_path = Path(tmp)
         objects = _compile_all(tmp_path)
         static, shared = tmp_path / LIBRARY_NAMES["static"], tmp_path / LIBRARY_NAMES["shared"]
+        cudart = tmp_path / LIBRARY_NAMES["cudart"]
+        script = tmp_path / "cudart.map"
+        script.write_text(CUDART_VERSION_SCRIPT)
         _run(["ar", "rcs", str(static), *objects])
         _run([_compiler(), "-shared", "-pthread", "-o", str(shared), *objects])
-        for built in (static, shared):
+        _run([_compiler(), "-shared", "-pthread", "-o", str(cudart), *objects, "-ldl",
+              f"-Wl,-soname,{cudart.name}", f"-Wl,--version-script={script}"])
+        for built in (static, shared, cudart):
             os.replace(built, target_dir / built.name)  # atomic: readers see a whole library or none
     return target
 

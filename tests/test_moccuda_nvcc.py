@@ -1,0 +1,105 @@
+"""Programs built by nvcc (``-cudart shared``) run on the CPU under ``moccuda run``: MocCUDA's
+libcudart.so.13 is preloaded, kernels come from a kernel library by mangled name, a kernel the
+library lacks fails its launch cleanly, and a statically linked cudart is refused with the reason.
+Skipped where nvcc is not installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from moccuda import build
+from moccuda.cli import needed_libraries, static_cudart_reason
+
+NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
+PROGRAMS = Path(__file__).resolve().parent / "moccuda_programs" / "nvcc"
+ROOT = Path(__file__).resolve().parent.parent
+CXX = os.environ.get("CXX", "g++")
+
+pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _private_cache(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MOCCUDA_CACHE_DIR", str(tmp_path_factory.mktemp("moccuda-cache")))
+        yield
+
+
+def _check(cmd: list[str]) -> None:
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))}\n{done.stdout}{done.stderr[-6000:]}"
+
+
+@pytest.fixture(scope="module")
+def vecadd(tmp_path_factory) -> tuple[Path, Path]:
+    out = tmp_path_factory.mktemp("nvcc")
+    app, kernels = out / "vecadd", out / "libvecadd_kernels.so"
+    _check([NVCC, "-cudart", "shared", "-o", app, PROGRAMS / "vecadd.cu"])
+    _check([CXX, "-std=c++17", "-shared", "-fPIC", "-fopenmp", "-O2", f"-I{build.include_dir()}", "-o", kernels,
+            PROGRAMS / "vecadd_kernels.cpp"])
+    return app, kernels
+
+
+def _moccuda(*args, **env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "moccuda", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT, env=dict(os.environ, OMP_NUM_THREADS="2", **env))
+
+
+def test_cudart_stand_in_is_versioned_like_cudas():
+    lib = build.build("cudart")
+    dynamic = subprocess.run(["readelf", "-dW", str(lib)], capture_output=True, text=True).stdout
+    assert "Library soname: [libcudart.so.13]" in dynamic
+    symbols = subprocess.run(["readelf", "--dyn-syms", "-W", str(lib)], capture_output=True, text=True).stdout
+    for name in ("__cudaRegisterFatBinary", "__cudaRegisterFunction", "__cudaPushCallConfiguration",
+                 "__cudaPopCallConfiguration", "__cudaGetKernel", "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz",
+                 "cudaLaunchKernel", "cudaMalloc"):
+        assert f" {name}@@libcudart.so.13" in symbols, name
+
+
+def test_vecadd_runs_on_the_cpu(vecadd):
+    app, kernels = vecadd
+    run = _moccuda("run", "--kernels", kernels, "--", app, LD_DEBUG="libs")
+    assert run.returncode == 0, run.stdout + run.stderr[-4000:]
+    assert run.stdout.splitlines()[0] == "vadd: cudaSuccess, 0 wrong", run.stdout
+    assert run.stdout.strip().endswith("PASS")
+    # The loader took libcudart.so.13 from MocCUDA's directory, never CUDA's.
+    loaded = [line for line in run.stderr.splitlines() if "calling init:" in line and "libcudart" in line]
+    assert loaded and all(str(build.library_dir()) in line for line in loaded), loaded
+
+
+def test_missing_kernel_is_a_clean_launch_error(vecadd):
+    app, kernels = vecadd
+    run = _moccuda("run", "--kernels", kernels, "--", app, "also-missing")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "missing: cudaErrorInvalidDeviceFunction" in run.stdout
+    assert "kernel _Z7missingPi has no CPU implementation" in run.stderr
+    assert run.stdout.strip().endswith("PASS")  # the kernel that has one still ran
+
+
+def test_without_a_kernel_library_every_launch_fails_cleanly(vecadd):
+    app, _ = vecadd
+    run = _moccuda("run", "--", app)
+    assert run.returncode == 0, run.stderr
+    assert "vadd: cudaErrorInvalidDeviceFunction" in run.stdout and "FAIL" in run.stdout
+    assert "_Z4vaddPKfS0_Pfi" in run.stderr and "MOCCUDA_KERNELS" in run.stderr
+
+
+def test_static_cudart_is_detected(tmp_path):
+    app = tmp_path / "static_vecadd"
+    _check([NVCC, "-o", app, PROGRAMS / "vecadd.cu"])  # nvcc's default: -cudart static
+    assert not any(n.startswith("libcudart") for n in needed_libraries(app))
+    assert "statically" in static_cudart_reason(app)
+    run = _moccuda("run", "--", app)
+    assert run.returncode == 2 and "nvcc -cudart shared" in run.stderr, run.stderr
+
+
+def test_info_names_the_device_and_libraries():
+    run = _moccuda("info")
+    assert run.returncode == 0, run.stderr
+    assert "Tesla V100" in run.stdout and "libcudart.so.13" in run.stdout
