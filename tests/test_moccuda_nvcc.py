@@ -103,3 +103,18 @@ def test_info_names_the_device_and_libraries():
     run = _moccuda("info")
     assert run.returncode == 0, run.stderr
     assert "Tesla V100" in run.stdout and "libcudart.so.13" in run.stdout
+
+
+def test_reduction_device_variable_streams_and_events(tmp_path):
+    """A shared-memory reduction with barriers reading a __device__ variable set with
+    cudaMemcpyToSymbol (found by the kernel library with moccuda_device_variable), its input copied
+    on another stream and ordered by an event, and timed by events."""
+    app, kernels = tmp_path / "features", tmp_path / "libfeatures_kernels.so"
+    _check([NVCC, "-cudart", "shared", "-o", app, PROGRAMS / "features.cu"])
+    _check([CXX, "-std=c++17", "-shared", "-fPIC", "-fopenmp", "-O2", f"-I{build.include_dir()}", "-o", kernels,
+            PROGRAMS / "features_kernels.cpp"])
+    run = _moccuda("run", "--kernels", kernels, "--", app)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines()[0] == ("sum 39994 expected 39994, offset 1, launch cudaSuccess, "
+                                          "timing cudaSuccess non-negative"), run.stdout
+    assert run.stdout.strip().endswith("PASS")

@@ -145,6 +145,9 @@ cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes, cud
  * `to_symbol` says which way. */
 cudaError_t moccuda_symbol_copy(void *symbol, size_t symbol_bytes, size_t offset, void *buffer, size_t count,
                                 enum cudaMemcpyKind kind, int to_symbol);
+/* For kernel libraries of nvcc-built programs: the storage of the __device__/__constant__
+ * variable the program registered under `name`, or NULL. */
+void *moccuda_device_variable(const char *name);
 
 #ifdef __cplusplus
 }

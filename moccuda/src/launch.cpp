@@ -40,6 +40,7 @@ struct Kernel {
 std::mutex mutex;
 std::unordered_map<const void *, Kernel *> kernels;  // by host stub; never freed (handles stay valid)
 std::vector<void *> kernel_libraries;
+std::unordered_map<std::string, void *> variables;  // __device__/__constant__ by name: their host shadow
 bool libraries_opened = false;
 
 struct CallConfiguration {
@@ -155,8 +156,28 @@ void __cudaRegisterFunction(void **, const char *host_fun, char *, const char *d
 }
 
 // A __device__ or __constant__ variable: its host shadow is the variable itself, since device
-// memory is host memory, so cudaMemcpyToSymbol(shadow, ...) already works.
-void __cudaRegisterVar(void **, char *, char *, const char *, int, size_t, int, int) {}
+// memory is host memory, so cudaMemcpyToSymbol(shadow, ...) already works.  Kernel libraries find
+// it by name with moccuda_device_variable.
+void __cudaRegisterVar(void **, char *host_var, char *, const char *device_name, int, size_t, int, int)
+{
+    using namespace moccuda::runtime;
+    if (host_var == nullptr || device_name == nullptr)
+        return;
+    std::lock_guard<std::mutex> guard(mutex);
+    variables[device_name] = host_var;
+}
+
+// The storage of the registered __device__ or __constant__ variable `name` (as nvcc registers it:
+// the source name, or the mangled one for a variable in a namespace), or null.
+void *moccuda_device_variable(const char *name)
+{
+    using namespace moccuda::runtime;
+    if (name == nullptr)
+        return nullptr;
+    std::lock_guard<std::mutex> guard(mutex);
+    auto found = variables.find(name);
+    return found != variables.end() ? found->second : nullptr;
+}
 
 void __cudaRegisterManagedVar(void **, void **, char *, const char *, int, size_t, int, int) {}
 
