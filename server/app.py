@@ -15,8 +15,9 @@ import json
 import logging
 import os
 import re
-import resource
+import multiprocessing
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -29,11 +30,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from server import includes
+from server import includes, worker
 from transpiler import __version__
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-REPO_ROOT = Path(__file__).resolve().parent.parent
 _NAME = re.compile(r"[A-Za-z0-9_+\-][A-Za-z0-9_+.\-]*")
 _SOURCE_SUFFIXES = (".cu",)
 access_log = logging.getLogger("cuda2cpu.access")
@@ -175,61 +175,71 @@ def refusals(job: Job) -> list[dict]:
 
 # ---------------------------------------------------------------------------- worker processes
 
-def _limits(settings: Settings):
-    cpu = int(settings.timeout_s) + 2
-    memory = settings.memory_mb * 1024 * 1024
+_context = None
 
-    def apply() -> None:
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    return apply
+
+def _processes():
+    """The fork server that starts workers with ``server.worker`` (libclang, passes) already imported."""
+    global _context
+    if _context is None:
+        _context = multiprocessing.get_context("forkserver")
+        _context.set_forkserver_preload(["server.worker"])
+    return _context
+
+
+def _wait(proc, conn, timeout_s: float):
+    """Block until the worker answers, exits or runs out of time; None when it gave no answer."""
+    try:
+        if conn.poll(timeout_s):
+            return conn.recv()
+    except (EOFError, OSError):
+        pass
+    finally:
+        if proc.is_alive():
+            _kill(proc.pid)
+        proc.join()
+        conn.close()
+    return None
 
 
 async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Semaphore) -> tuple[int, dict]:
-    root = tempfile.mkdtemp(prefix="cuda2cpu-req-")
+    root = os.path.realpath(tempfile.mkdtemp(prefix="cuda2cpu-req-"))
     try:
         for name, data in job.files.items():
             fd = os.open(os.path.join(root, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-        request = json.dumps({"main": job.main, "pipeline": job.schedule, "disable": job.disable,
-                              "lowering": job.lowering, "explain": job.explain, "check": check})
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
-        env.pop("CUDA2CPU_DEBUG", None)
+        request = {"main": job.main, "pipeline": job.schedule, "disable": job.disable,
+                   "lowering": job.lowering, "explain": job.explain, "check": check}
         async with jobs:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.worker", cwd=root, env=env, preexec_fn=_limits(settings),
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-            try:
-                out, _ = await asyncio.wait_for(proc.communicate(request.encode()), settings.timeout_s)
-            except asyncio.TimeoutError:
-                _kill(proc)
-                await proc.wait()
-                return 422, answer("", [diag("error", f"translation took longer than the time limit of "
-                                                      f"{settings.timeout_s:g} s and was stopped", job.main)])
-            except BaseException:
-                _kill(proc)
-                raise
-        return _interpret(proc.returncode, out, job, settings)
+            ctx = _processes()
+            ours, theirs = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=worker.serve, daemon=True,
+                               args=(theirs, root, request, int(settings.timeout_s) + 2, settings.memory_mb << 20))
+            await asyncio.to_thread(proc.start)
+            theirs.close()
+            start = time.monotonic()
+            result = await asyncio.to_thread(_wait, proc, ours, settings.timeout_s)
+            elapsed = time.monotonic() - start
+        if result is None and elapsed >= settings.timeout_s:
+            return 422, answer("", [diag("error", f"translation took longer than the time limit of "
+                                                  f"{settings.timeout_s:g} s and was stopped", job.main)])
+        return _interpret(proc.exitcode, result, job, settings)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _kill(proc) -> None:
+def _kill(pid: int) -> None:
     try:
-        os.killpg(proc.pid, 9)
-    except ProcessLookupError:
-        pass
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
-def _interpret(returncode: int, out: bytes, job: Job, settings: Settings) -> tuple[int, dict]:
-    try:
-        result = json.loads(out)
-    except ValueError:
-        result = None
+def _interpret(returncode: int | None, result: dict | None, job: Job, settings: Settings) -> tuple[int, dict]:
     if result is None or "failure" in result:
         failure = (result or {}).get("failure")
         if failure == "memory" or returncode in (-9, -6, -11) or returncode == 137:

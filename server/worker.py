@@ -1,8 +1,10 @@
 """One translation (and optionally a syntax check), run in its own process by the service.
 
-The service starts ``python -m server.worker`` in the request's temporary directory with CPU and
-memory limits (``resource.setrlimit``) and a wall-clock timeout, writes a JSON job to its stdin
-and reads one JSON object from its stdout.  A pathological input can exhaust the worker; it
+The service forks one process per request from a fork server that has imported this module (so
+libclang and the passes are loaded once, not per request); ``serve`` sets CPU and memory limits
+(``resource.setrlimit``), works in the request's temporary directory and sends one answer back
+over a pipe, and the service kills it at its wall-clock limit.  ``python -m server.worker`` does
+the same for a JSON job on stdin, for debugging.  A pathological input can exhaust the worker; it
 cannot exhaust or hang the server.  Nothing here executes uploaded code: ``check`` only runs
 ``g++ -fsyntax-only`` on the translated C++.
 
@@ -16,9 +18,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 from pathlib import Path
+
+from moccuda.build import include_dir
+from transpiler.diagnostics import CompileError
+from transpiler.options import TranslateOptions
+from transpiler.passes import default_pipeline
+from transpiler.translate import translate_file
+
+default_pipeline()  # registers every pass now, in the fork server, instead of once per request
 
 _GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>fatal error|error|warning|note): "
                        r"(?P<msg>.*)$")
@@ -45,8 +56,6 @@ def diagnostic_json(d, root: str) -> dict:
 
 def syntax_check(source: str, main: str, root: str) -> tuple[bool, list[dict]]:
     """Compile the translated C++ with ``-fsyntax-only``; return (ok, compiler diagnostics)."""
-    from moccuda.build import include_dir
-
     out = Path(root) / (Path(main).stem + ".openmp.cpp")
     out.write_text(source)
     cxx = os.environ.get("CXX", "g++")
@@ -68,10 +77,6 @@ def syntax_check(source: str, main: str, root: str) -> tuple[bool, list[dict]]:
 
 
 def run(job: dict, root: str) -> dict:
-    from transpiler.diagnostics import CompileError
-    from transpiler.options import TranslateOptions
-    from transpiler.translate import translate_file
-
     options = TranslateOptions(pipeline=job.get("pipeline") or None,
                                disabled_passes=tuple(job.get("disable") or ()),
                                lowering=job.get("lowering") or "auto")
@@ -90,18 +95,33 @@ def run(job: dict, root: str) -> dict:
     return answer
 
 
+def guarded_run(job: dict, root: str) -> dict:
+    """``run``, with the failures a pathological input can cause turned into answers."""
+    try:
+        return run(job, root)
+    except MemoryError:
+        return {"ok": False, "failure": "memory"}
+    except RecursionError:
+        return {"ok": False, "failure": "recursion"}
+    except Exception as exc:  # a bug in cuda2cpu: report it by type, no traceback to the client
+        return {"ok": False, "failure": "internal", "detail": type(exc).__name__}
+
+
+def serve(conn, root: str, job: dict, cpu_s: int, memory_bytes: int) -> None:
+    """Process target: limit this process (and the compiler it may start), run, send the answer."""
+    os.setsid()  # its own process group: the service kills the group, g++ included
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.chdir(root)
+    conn.send(guarded_run(job, root))
+    conn.close()
+
+
 def main() -> int:
     root = os.path.realpath(os.getcwd())
-    job = json.loads(sys.stdin.read())
-    try:
-        answer = run(job, root)
-    except MemoryError:
-        answer = {"ok": False, "failure": "memory"}
-    except RecursionError:
-        answer = {"ok": False, "failure": "recursion"}
-    except Exception as exc:  # a bug in cuda2cpu: report it by type, no traceback to the client
-        answer = {"ok": False, "failure": "internal", "detail": type(exc).__name__}
-    sys.stdout.write(json.dumps(answer))
+    sys.stdout.write(json.dumps(guarded_run(json.loads(sys.stdin.read()), root)))
     return 0
 
 

@@ -62,11 +62,16 @@ def _stop(proc, log) -> str:
 
 
 @pytest.fixture(scope="module")
-def server():
+def running():
     proc, url, log = _start("--max-upload-kb", "64", "--timeout-s", "60")
-    yield url
+    yield url, log
     text = _stop(proc, log)
-    assert proc.returncode == 0, text
+    assert proc.returncode == 0, text  # a graceful shutdown on SIGINT
+
+
+@pytest.fixture(scope="module")
+def server(running):
+    return running[0]
 
 
 @pytest.fixture(scope="module")
@@ -230,6 +235,26 @@ def test_twenty_concurrent_uploads(server):
     assert httpx.get(server + "/healthz").json() == {"status": "ok"}
     leftovers = [p for p in os.listdir(tempfile.gettempdir()) if p.startswith("cuda2cpu-req-")]
     assert leftovers == []
+
+
+def test_access_log_is_one_json_line_per_request(running):
+    url, log = running
+    r = httpx.get(url + "/version", headers={"X-Request-ID": "trace-me-42"})
+    assert r.headers["x-request-id"] == "trace-me-42"
+    r = post(url, "/v1/transpile", BROKEN, "broken.cu")
+    generated = r.headers["x-request-id"]
+    deadline = time.monotonic() + 10
+    entries = []
+    while time.monotonic() < deadline:
+        log.seek(0)
+        entries = [json.loads(line) for line in log.read().decode().splitlines() if line.startswith("{")]
+        if any(e["request_id"] == generated for e in entries):
+            break
+        time.sleep(0.1)
+    by_id = {e["request_id"]: e for e in entries}
+    assert by_id["trace-me-42"]["path"] == "/version" and by_id["trace-me-42"]["status"] == 200
+    assert by_id[generated]["status"] == 422 and by_id[generated]["method"] == "POST"
+    assert by_id[generated]["duration_ms"] >= 0
 
 
 def test_page_is_served(server):
