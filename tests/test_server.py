@@ -213,6 +213,17 @@ def test_time_limit_ends_with_clear_error(guarded):
     assert httpx.get(guarded + "/healthz").status_code == 200
 
 
+def test_memory_limit_ends_with_clear_error():
+    proc, url, log = _start("--memory-mb", "40")
+    try:
+        r = post(url, "/v1/transpile", VECADD, "vecadd.cu")
+        assert r.status_code == 422, r.text
+        assert "memory limit 40 MiB" in r.json()["diagnostics"][0]["message"]
+        assert httpx.get(url + "/healthz").status_code == 200
+    finally:
+        _stop(proc, log)
+
+
 def test_version_and_openapi(server):
     assert httpx.get(server + "/version").json()["api"] == "v1"
     schema = httpx.get(server + "/openapi.json").json()
