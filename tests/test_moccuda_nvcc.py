@@ -118,3 +118,20 @@ def test_reduction_device_variable_streams_and_events(tmp_path):
     assert run.stdout.splitlines()[0] == ("sum 39994 expected 39994, offset 1, launch cudaSuccess, "
                                           "timing cudaSuccess non-negative"), run.stdout
     assert run.stdout.strip().endswith("PASS")
+
+
+def test_cublas_sgemm_under_nvcc(tmp_path):
+    """An nvcc-built program calling cublasSgemm (imported @libcublas.so.13) gets MocCUDA's cuBLAS.
+    nvcc compiles against MocCUDA's cublas_v2.h alone (copied apart, so that it finds CUDA's own
+    cuda_runtime.h and library_types.h beside it)."""
+    pytest.importorskip("scipy_openblas32", reason="cuBLAS on the CPU needs OpenBLAS")
+    cublas = build.build("cublas")
+    include = tmp_path / "include"
+    include.mkdir()
+    shutil.copy(build.include_dir() / "cublas_v2.h", include)
+    app = tmp_path / "sgemm"
+    _check([NVCC, "-cudart", "shared", f"-I{include}", "-o", app, PROGRAMS / "sgemm.cu", cublas])
+    assert "libcublas.so.13" in needed_libraries(app)
+    run = _moccuda("run", "--", app)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == ["create 0 sgemm 0, 0 wrong", "PASS"], run.stdout
