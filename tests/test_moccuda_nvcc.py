@@ -105,12 +105,16 @@ def test_info_names_the_device_and_libraries():
     assert "Tesla V100" in run.stdout and "libcudart.so.13" in run.stdout
 
 
-def test_reduction_device_variable_streams_and_events(tmp_path):
+@pytest.mark.parametrize("default_stream", ["legacy", "per-thread"])
+def test_reduction_device_variable_streams_and_events(tmp_path, default_stream):
     """A shared-memory reduction with barriers reading a __device__ variable set with
     cudaMemcpyToSymbol (found by the kernel library with moccuda_device_variable), its input copied
-    on another stream and ordered by an event, and timed by events."""
+    on another stream and ordered by an event, and timed by events.  Built with nvcc's
+    `--default-stream per-thread` too, which imports the _ptsz/_ptds entry points."""
     app, kernels = tmp_path / "features", tmp_path / "libfeatures_kernels.so"
-    _check([NVCC, "-cudart", "shared", "-o", app, PROGRAMS / "features.cu"])
+    _check([NVCC, "-cudart", "shared", "--default-stream", default_stream, "-o", app, PROGRAMS / "features.cu"])
+    imports = subprocess.run(["nm", "-D", str(app)], capture_output=True, text=True).stdout
+    assert ("__cudaLaunchKernel_ptsz" in imports) == (default_stream == "per-thread")
     _check([CXX, "-std=c++17", "-shared", "-fPIC", "-fopenmp", "-O2", f"-I{build.include_dir()}", "-o", kernels,
             PROGRAMS / "features_kernels.cpp"])
     run = _moccuda("run", "--kernels", kernels, "--", app)
