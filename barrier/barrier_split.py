@@ -1,59 +1,117 @@
-"""Pass ``barrier-split``: split the thread loop at each barrier standing at its top level.
+"""Pass ``barrier-split``: give values that cross a split point a home (paper Sec. III-B, Fig. 6).
 
-Requires: ``parallel-loops``.  Guarantees: no thread loop contains a top-level barrier; the code
-between two barriers becomes its own thread loop, run for all threads of the block before the
-next one starts, which is exactly the ordering ``__syncthreads()`` promises.  A variable declared
-before a barrier and used after it is kept per thread, in per-block storage indexed by the flat
-thread id, and each thread loop binds the variable's name to its thread's element.  A thread that
-returns before a barrier is marked, and later thread loops skip it.
+Requires: ``barrier-interchange`` (the block body is block-level code and thread loops with no
+barriers left).  A variable declared in one thread loop and used in another lives across a split
+point: all threads finish the first loop before the second starts, so each thread's value must
+survive.  It is either
+
+* **kept**: stored in per-block storage indexed by the flat thread id (one array per variable,
+  sized for the largest block, declared once per block: no allocation per launch), and each
+  thread loop that touches it binds its name to the thread's element by reference; or
+* **recomputed**: its declaration is repeated at the top of the thread loops that use it.
+
+A minimum cut (networkx) over the graph of these values chooses: a value that cannot be
+recomputed (it loads memory that may have been written in between, calls a function that is
+not pure, or is assigned after its declaration) is joined to the source, a use in a later thread
+loop to the sink, and each value costs one stored array; the cut stores the fewest.  For the
+paper's Fig. 6, where ``x`` and ``y`` are loads and ``a``, ``b``, ``c`` computed from them are used
+after the barrier, it keeps ``x`` and ``y`` and recomputes ``a``, ``b`` and ``c``.
+
+A thread that returns early is marked in a per-block flag array, and later thread loops skip it.
 
 Before::
 
-    ThreadLoop { int v = a[threadIdx.x]; s[threadIdx.x] = v; Barrier; b[threadIdx.x] = v + s[0]; }
+    ThreadLoop { int v = a[threadIdx.x]; int w = v * 2; s[threadIdx.x] = v; }
+    ThreadLoop { b[threadIdx.x] = w + s[0]; }
 
 After::
 
     int v_per_thread[1024];
-    ThreadLoop(kept v) { v = a[threadIdx.x]; s[threadIdx.x] = v; }
-    ThreadLoop(kept v) { b[threadIdx.x] = v + s[0]; }
-
-Barriers nested in control flow are left for ``barrier-interchange``; whatever barrier remains
-after the pipeline is an error at that barrier.
+    ThreadLoop(kept v) { v = a[threadIdx.x]; int w = v * 2; s[threadIdx.x] = v; }
+    ThreadLoop(kept v) { int w = v * 2; b[threadIdx.x] = w + s[0]; }
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.liveness import contains_return, per_thread_array_type, top_level_decls, used_symbols
+import networkx as nx
+
+from barrier.effects import is_pure_function
+from barrier.liveness import per_thread_array_type, used_symbols
 from transpiler import ir
 from transpiler.diagnostics import unsupported
-from transpiler.passes import KernelReport, PassContext, map_kernels, register
+from transpiler.passes import PassContext, map_kernels, register
 
 #: CUDA's limit on threads per block; per-thread storage is sized for it.
 MAX_THREADS_PER_BLOCK = 1024
 
 
-def split_segments(stmts: tuple[ir.Stmt, ...]) -> tuple[list[list[ir.Stmt]], list[ir.Barrier]]:
-    segments: list[list[ir.Stmt]] = [[]]
-    barriers: list[ir.Barrier] = []
-    for s in stmts:
-        if isinstance(s, ir.Barrier):
-            barriers.append(s)
-            segments.append([])
-        else:
-            segments[-1].append(s)
-    return segments, barriers
+def thread_loops(node: ir.Node) -> list[ir.ThreadLoop]:
+    """The thread loops of a block body, in program order."""
+    return [n for n in node.walk() if isinstance(n, ir.ThreadLoop)]
 
 
-def _declared_names(kernel_body: ir.Node) -> set[str]:
-    names = set()
-    for n in kernel_body.walk():
-        if isinstance(n, (ir.VarDecl, ir.Param)):
-            names.add(n.name)
-        elif isinstance(n, ir.Name):
-            names.add(n.name)
-    return names
+def assigned_symbols(node: ir.Node) -> set[int]:
+    """Variables assigned, incremented or whose address is taken anywhere in ``node``."""
+    out = set()
+    for n in node.walk():
+        target = None
+        if isinstance(n, ir.Assign):
+            target = n.target
+        elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
+            target = n.operand
+        if isinstance(target, ir.Name):
+            out.add(target.sym)
+    return out
+
+
+def recomputable(init: ir.Expr, values: set[int], params: set[int]) -> bool:
+    """Can ``init`` be evaluated again in a later thread loop with the same result?  It reads no
+    memory, calls only pure functions, and reads only builtins, parameters never assigned, and
+    ``values`` (immutable locals, themselves kept or recomputed)."""
+    for n in init.walk():
+        if isinstance(n, (ir.Index, ir.IndirectCall, ir.Assign)):
+            return False
+        if isinstance(n, ir.Unary) and n.op in ("*", "++", "--", "&"):
+            return False
+        if isinstance(n, ir.Member) and n.arrow:
+            return False
+        if isinstance(n, ir.Call) and not is_pure_function(n.func):
+            return False
+        if isinstance(n, ir.Name) and n.sym not in values and n.sym not in params:
+            return False
+    return True
+
+
+def choose_kept(values: dict[int, ir.VarDecl], sources: set[int], operands: dict[int, set[int]],
+                live: set[int]) -> set[int]:
+    """The values to store so that every value in ``live`` can be had after the split: a minimum
+    vertex cut between the values that cannot be recomputed and the live ones (each value is an
+    edge ``in -> out`` of capacity 1; dependencies and the source and sink edges are unbounded)."""
+    graph = nx.DiGraph()
+    graph.add_node("source")
+    graph.add_node("sink")
+    for v in values:
+        graph.add_edge(("in", v), ("out", v), capacity=1)
+        if v in sources:
+            graph.add_edge("source", ("in", v))
+        if v in live:
+            graph.add_edge(("out", v), "sink")
+        for w in operands.get(v, ()):
+            graph.add_edge(("out", w), ("in", v))
+    # Of the minimum cuts, take the one nearest the source (the residual graph's reach from it):
+    # on ties the loaded values are stored and what is computed from them is recomputed.
+    residual = nx.algorithms.flow.preflow_push(graph, "source", "sink")
+    source_side = {"source"}
+    stack = ["source"]
+    while stack:
+        u = stack.pop()
+        for v, edge in residual[u].items():
+            if v not in source_side and edge["flow"] < edge["capacity"]:
+                source_side.add(v)
+                stack.append(v)
+    return {v for v in values if ("in", v) in source_side and ("out", v) not in source_side}
 
 
 @register
@@ -68,85 +126,151 @@ class BarrierSplit:
     def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
         grid = ir.grid_loop(kernel)
         assert grid is not None, "barrier-split runs after parallel-loops"
-        used_names = _declared_names(kernel)
-        for p in kernel.params:
-            used_names.add(p.name)
+        barrier = next((n for n in grid.walk() if isinstance(n, ir.Barrier)), None)
+        if barrier is not None:
+            raise unsupported(barrier.loc, "__syncthreads() here")
+        loops = thread_loops(grid.body)
+        if len(loops) < 2:
+            return kernel
         report = ctx.report(kernel)
-        new_stmts: list[ir.Stmt] = []
-        for s in grid.body.stmts:
-            if isinstance(s, ir.ThreadLoop) and ir.contains(s, ir.Barrier):
-                new_stmts.extend(self.split(s, ctx, report, used_names))
-            else:
-                new_stmts.append(s)
-        return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(new_stmts))))
+        used_names = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+        used_names |= {n.storage for n in kernel.walk() if isinstance(n, ir.KeptVar)}
 
-    def split(self, loop: ir.ThreadLoop, ctx: PassContext, report: KernelReport,
-              used_names: set[str]) -> list[ir.Stmt]:
-        segments, barriers = split_segments(loop.body.stmts)
-        for seg in segments:
-            for s in seg:
-                nested = next((n for n in s.walk() if isinstance(n, ir.Barrier)), None)
-                if nested is not None:
-                    raise unsupported(nested.loc, "__syncthreads() inside control flow")
-        declared_in = {}
-        for i, seg in enumerate(segments):
-            for sym, decl in top_level_decls(seg).items():
-                declared_in[sym] = (i, decl)
-        uses = [used_symbols(ir.Block(tuple(seg))) for seg in segments]
+        declared_in: dict[int, int] = {}
+        decls: dict[int, ir.VarDecl] = {}
+        top_level: set[int] = set()
+        for i, loop in enumerate(loops):
+            for n in loop.body.walk():
+                if isinstance(n, ir.VarDecl) and n.storage == "auto":
+                    declared_in[n.sym] = i
+                    decls[n.sym] = n
+            top_level |= {s.sym for s in loop.body.stmts if isinstance(s, ir.VarDecl)}
+        uses = [used_symbols(loop.body) for loop in loops]
+        crossing = {sym for sym, i in declared_in.items() if any(sym in u for j, u in enumerate(uses) if j != i)}
+        if not crossing and not any(ir.contains(loop, ir.Return) for loop in loops[:-1]):
+            return kernel
 
-        kept: dict[int, ir.KeptVar] = {}
+        # Values: immutable scalars declared at the top of their thread loop.
+        assigned = assigned_symbols(kernel.body)
+        params = {p.sym for p in kernel.params} - assigned
+        values = {sym: d for sym, d in decls.items()
+                  if sym in top_level and sym not in assigned and d.init is not None
+                  and "&" not in d.type and "[" not in d.type and not isinstance(d.init, ir.InitList)}
+        operands = {sym: used_symbols(d.init) & set(values) for sym, d in values.items()}
+        sources = {sym for sym, d in values.items() if not recomputable(d.init, set(values), params)}
+        live_values = crossing & set(values)
+        kept = choose_kept(values, sources, operands, live_values) | (crossing - set(values))
+        recomputed = {sym for sym in crossing if sym not in kept}
+
+        storage: dict[int, ir.KeptVar] = {}
         storage_decls: list[ir.Stmt] = []
-        for sym, (i, decl) in declared_in.items():
-            if not any(sym in uses[j] for j in range(i + 1, len(segments))):
-                continue
+        for sym in sorted(kept, key=lambda s: (decls[s].loc.line, decls[s].loc.column, s)):
+            decl = decls[sym]
             if decl.type.endswith("&") or "&&" in decl.type:
                 raise unsupported(decl.loc, "a reference variable that lives across __syncthreads()")
-            storage_name = _fresh(f"{decl.name}_per_thread", used_names)
-            storage_type = per_thread_array_type(decl.type, MAX_THREADS_PER_BLOCK)
-            storage_sym = ctx.fresh_sym(storage_name, storage_type, "local", decl.loc)
-            storage_decls.append(ir.VarDecl(storage_sym, storage_name, storage_type, loc=decl.loc))
-            kept[sym] = ir.KeptVar(sym, decl.name, decl.type, storage_name, loc=decl.loc)
+            name = _fresh(f"{decl.name}_per_thread", used_names)
+            type_ = per_thread_array_type(decl.type, MAX_THREADS_PER_BLOCK)
+            storage_sym = ctx.fresh_sym(name, type_, "local", decl.loc)
+            storage_decls.append(ir.VarDecl(storage_sym, name, type_, loc=decl.loc))
+            storage[sym] = ir.KeptVar(sym, decl.name, decl.type, name, loc=decl.loc)
 
-        for k, barrier in enumerate(barriers):
-            live = sorted({kv.name for sym, kv in kept.items()
-                           if declared_in[sym][0] <= k and any(sym in uses[j] for j in range(k + 1, len(segments)))})
-            report.barriers.append({"line": barrier.loc.line, "column": barrier.loc.column,
-                                    "action": "kept", "reason": "lowered by splitting the thread loop"})
-            report.kept_values.append({"barrier_line": barrier.loc.line, "names": live})
+        for sym in sorted(kept | recomputed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)):
+            i = declared_in[sym]
+            after = loops[i + 1] if i + 1 < len(loops) else loops[i]
+            entry = next((e for e in report.kept_values if e["barrier_line"] == after.loc.line), None)
+            if entry is None:
+                entry = {"barrier_line": after.loc.line, "names": [], "recomputed": []}
+                report.kept_values.append(entry)
+            entry.setdefault("recomputed", [])
+            entry["names" if sym in kept else "recomputed"].append(decls[sym].name)
 
-        returns = [contains_return(seg) for seg in segments]
-        first_return = next((i for i, r in enumerate(returns[:-1]) if r), None)
+        has_exit = any(ir.contains(loop, ir.Return) for loop in loops[:-1]) or any(
+            ir.contains(loop, ir.Return) for loop in _loops_in_block_loops(grid.body))
         exit_flag = ""
-        if first_return is not None:
+        if has_exit:
             exit_flag = _fresh("exited", used_names)
-            flag_sym = ctx.fresh_sym(exit_flag, f"bool[{MAX_THREADS_PER_BLOCK}]", "local", loop.loc)
-            storage_decls.append(ir.VarDecl(flag_sym, exit_flag, f"bool[{MAX_THREADS_PER_BLOCK}]",
-                                            ir.InitList(()), loc=loop.loc))
+            flag_type = f"bool[{MAX_THREADS_PER_BLOCK}]"
+            flag_sym = ctx.fresh_sym(exit_flag, flag_type, "local", kernel.loc)
+            storage_decls.append(ir.VarDecl(flag_sym, exit_flag, flag_type, ir.InitList(()), loc=kernel.loc))
+        first_exit = next((i for i, loop in enumerate(loops) if ir.contains(loop, ir.Return)), len(loops))
+        repeated = {id(loop) for loop in _loops_in_block_loops(grid.body)}
 
-        loops: list[ir.Stmt] = []
-        for j, seg in enumerate(segments):
-            body = [self._rewrite_kept_decl(s, kept) for s in seg]
-            body = [s for s in body if s is not None]
-            if not body:
-                continue
-            touched = tuple(kv for sym, kv in kept.items() if sym in uses[j] or declared_in[sym][0] == j)
-            loops.append(ir.ThreadLoop(
-                ir.Block(tuple(body), loc=loop.body.loc), touched,
-                exit_flag=exit_flag,
-                marks_exit=bool(exit_flag) and returns[j] and j < len(segments) - 1,
-                skip_exited=first_return is not None and j > first_return,
-                loc=(seg[0].loc if seg else loop.loc)))
-        return storage_decls + loops
+        counter = iter(range(len(loops)))
 
-    @staticmethod
-    def _rewrite_kept_decl(s: ir.Stmt, kept: dict[int, ir.KeptVar]) -> ir.Stmt | None:
-        if not (isinstance(s, ir.VarDecl) and s.sym in kept):
-            return s
-        if s.init is None:
-            return None
-        if isinstance(s.init, ir.InitList):
-            raise unsupported(s.loc, "an initializer list on a variable that lives across __syncthreads()")
-        return ir.ExprStmt(ir.Assign("=", ir.Name(s.name, s.sym, loc=s.loc), s.init, loc=s.loc), loc=s.loc)
+        def rewrite(node: ir.Node) -> ir.Node:
+            if not isinstance(node, ir.ThreadLoop):
+                return node
+            j = next(counter)
+            body = _rewrite_kept_decls(node.body, storage)
+            needed = _needed_recomputations(uses[j], recomputed, kept, operands, declared_in, j)
+            prologue = tuple(replace(decls[s], loc=decls[s].loc) for s in sorted(
+                needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
+            body = replace(body, stmts=prologue + body.stmts)
+            touched_syms = used_symbols(body) | {s for s in storage if declared_in[s] == j}
+            touched = tuple(storage[s] for s in storage if s in touched_syms)
+            _check_distinct_names(touched)
+            return replace(node, body=body, kept=node.kept + touched, exit_flag=exit_flag,
+                           marks_exit=bool(exit_flag) and ir.contains(node, ir.Return),
+                           skip_exited=bool(exit_flag) and (j > first_exit or id(loops[j]) in repeated))
+
+        new_body = ir.transform(grid.body, rewrite)
+        new_body = replace(new_body, stmts=tuple(storage_decls) + new_body.stmts)
+        return ir.replace_grid_loop(kernel, replace(grid, body=new_body))
+
+
+def _loops_in_block_loops(body: ir.Block) -> list[ir.ThreadLoop]:
+    """Thread loops inside block-level loops (they run again after later thread loops)."""
+    found = []
+    for s in body.walk():
+        if isinstance(s, (ir.For, ir.While, ir.DoWhile)) and not isinstance(s, ir.ThreadLoop):
+            found.extend(n for n in s.walk() if isinstance(n, ir.ThreadLoop))
+    return found
+
+
+def _needed_recomputations(used: set[int], recomputed: set[int], kept: set[int],
+                           operands: dict[int, set[int]], declared_in: dict[int, int], here: int) -> set[int]:
+    """The values a thread loop must recompute: those it uses, and their operands not kept."""
+    need: set[int] = set()
+    stack = [s for s in used if s in recomputed and declared_in[s] != here]
+    while stack:
+        s = stack.pop()
+        if s not in need:
+            need.add(s)
+            stack.extend(w for w in operands.get(s, ()) if w not in kept)
+    return need
+
+
+def _rewrite_kept_decls(body: ir.Block, storage: dict[int, ir.KeptVar]) -> ir.Block:
+    """Declarations of kept variables become assignments to the bound storage."""
+    def rewrite(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.Block) and any(isinstance(s, ir.VarDecl) and s.sym in storage for s in node.stmts):
+            stmts = []
+            for s in node.stmts:
+                if isinstance(s, ir.VarDecl) and s.sym in storage:
+                    if s.init is None:
+                        continue
+                    if isinstance(s.init, ir.InitList):
+                        raise unsupported(s.loc, "an initializer list on a variable that lives across "
+                                          "__syncthreads()")
+                    s = ir.ExprStmt(ir.Assign("=", ir.Name(s.name, s.sym, loc=s.loc), s.init, loc=s.loc), loc=s.loc)
+                stmts.append(s)
+            return replace(node, stmts=tuple(stmts))
+        if isinstance(node, ir.For) and isinstance(node.init, ir.VarDecl) and node.init.sym in storage:
+            d = node.init
+            init = None if d.init is None else ir.ExprStmt(ir.Assign("=", ir.Name(d.name, d.sym, loc=d.loc), d.init,
+                                                                     loc=d.loc), loc=d.loc)
+            return replace(node, init=init)
+        return node
+    return ir.transform(body, rewrite)
+
+
+def _check_distinct_names(kept: tuple[ir.KeptVar, ...]) -> None:
+    seen: dict[str, ir.KeptVar] = {}
+    for kv in kept:
+        if kv.name in seen:
+            raise unsupported(kv.loc, f"two variables named '{kv.name}' that both live across __syncthreads() "
+                              "(rename one)")
+        seen[kv.name] = kv
 
 
 def _fresh(base: str, used: set[str]) -> str:

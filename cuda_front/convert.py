@@ -395,6 +395,9 @@ class Converter:
         if not callee_cursors:
             return ir.Call(name, args, loc=loc)
         callee_cursor = callee_cursors[0]
+        if callee_cursor.kind == K.TYPE_REF:
+            # T(x) on a dependent type inside a template: a construction (or a conversion).
+            return ir.Construct(callee_cursor.spelling, args, loc=loc)
         callee = self.expr(callee_cursor)
         if isinstance(callee, ir.Name):
             if callee.name in UNSUPPORTED_CALLS:

@@ -38,6 +38,8 @@ After::
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from transpiler import ir
 from openmp_emit.printer import LoopNames, StmtPrinter, declare, print_expr
 
@@ -59,8 +61,11 @@ def _identifiers(node: ir.Node) -> set[str]:
     return names
 
 
+@dataclass
 class KernelPrinter(StmtPrinter):
     """Adds the lowered loop nodes to the statement printer."""
+
+    exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
 
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
         bx, by, bz = self.names.block
@@ -114,10 +119,15 @@ class KernelPrinter(StmtPrinter):
         self.exit_flag = s.exit_flag if s.marks_exit else ""
         if _returns_from_nested_loop(s.body):
             # A return inside a user loop jumps past the body's scope to the next thread.
+            self.exit_labels += 1
+            names = self.names
+            label = names.exit_label if self.exit_labels == 1 else f"{names.exit_label}_{self.exit_labels}"
+            self.names = replace(names, exit_label=label)
             self.emit("{")
             self.emit_block_contents(s.body)
             self.emit("}")
-            self.emit(f"{self.names.exit_label}:;")
+            self.emit(f"{label}:;")
+            self.names = names
         else:
             for child in s.body.stmts:
                 self.stmt(child)
@@ -127,7 +137,7 @@ class KernelPrinter(StmtPrinter):
 
 
 def _returns_from_nested_loop(node: ir.Node, depth: int = 0) -> bool:
-    if isinstance(node, ir.Return):
+    if isinstance(node, (ir.Return, ir.NextThread)):
         return depth > 0
     inner = depth + 1 if isinstance(node, (ir.For, ir.While, ir.DoWhile, ir.Switch)) else depth
     return any(_returns_from_nested_loop(c, inner) for c in node.children())

@@ -295,6 +295,15 @@ class StmtPrinter:
             self.emit(f"{self.exit_flag}[{self.names.flat_thread}] = true;")
         self.emit("continue;" if self.breakable_depth == 0 else f"goto {self.names.exit_label};")
 
+    def stmt_NextThread(self, s: ir.NextThread) -> None:
+        self.emit("continue;" if self.breakable_depth == 0 else f"goto {self.names.exit_label};")
+
+    def stmt_Goto(self, s: ir.Goto) -> None:
+        self.emit(f"goto {s.label};")
+
+    def stmt_Label(self, s: ir.Label) -> None:
+        self.emit(f"{s.name}:;")
+
     def stmt_Barrier(self, s: ir.Barrier) -> None:
         raise AssertionError("a barrier reached the emitter; the barrier lowering must remove it")
 

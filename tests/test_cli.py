@@ -142,9 +142,21 @@ def test_shared_library_build(tmp_path):
     assert lib.bump(values, 2048) == 9  # cudaErrorInvalidConfiguration, as CUDA reports it
 
 
-def test_barrier_in_device_function_is_a_located_error(tmp_path):
+def test_barrier_under_a_thread_dependent_condition_is_a_located_error(tmp_path):
     cu = tmp_path / "sync.cu"
-    cu.write_text("__device__ void helper() {\n    __syncthreads();\n}\n__global__ void k() { helper(); }\n")
+    cu.write_text("__global__ void k(int *a) {\n    int t = threadIdx.x * 2;\n"
+                  "    if (t < 16) {\n        __syncthreads();\n    }\n    a[t] = 1;\n}\n")
     done = cuda2cpu("--emit=openmp", cu, "-o", tmp_path / "out.cpp")
-    assert done.returncode == 1 and f"{cu}:2:5: error:" in done.stderr
+    assert done.returncode == 1 and f"{cu}:3:9: error:" in done.stderr, done.stderr
+    assert "depends on threadIdx" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "out.cpp").exists()
+
+
+def test_early_return_in_a_synchronizing_device_function_is_a_located_error(tmp_path):
+    cu = tmp_path / "sync.cu"
+    cu.write_text("__device__ int helper(int *s, int v) {\n    if (v < 0)\n        return 0;\n"
+                  "    __syncthreads();\n    return s[0];\n}\n"
+                  "__global__ void k(int *a) { a[threadIdx.x] = helper(a, 1); }\n")
+    done = cuda2cpu("--emit=openmp", cu, "-o", tmp_path / "out.cpp")
+    assert done.returncode == 1 and f"{cu}:3:9: error:" in done.stderr, done.stderr
     assert not (tmp_path / "out.cpp").exists()

@@ -465,3 +465,23 @@ def map_thread_loops(kernel: Kernel, fn) -> Kernel:
     if all(a is b for a, b in zip(stmts, grid.body.stmts)):
         return kernel
     return replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
+
+
+@dataclass(frozen=True)
+class NextThread(Stmt):
+    """Inside a thread loop: this thread is done with the loop (``continue`` of the thread loop,
+    or a jump to its end when nested in a user loop).  ``barrier-interchange`` puts it after the
+    flag assignment that stands for a ``break``/``continue`` of a loop it moved out of the
+    thread loop."""
+
+
+@dataclass(frozen=True)
+class Goto(Stmt):
+    """A jump to a :class:`Label` at block level (lowered ``continue`` of an interchanged loop)."""
+
+    label: str
+
+
+@dataclass(frozen=True)
+class Label(Stmt):
+    name: str

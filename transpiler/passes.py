@@ -60,6 +60,8 @@ class PassContext:
     #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
     #: barrier passes read what a called function accesses); overloaded names are left out.
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
+    #: The builtin vectors each translated ``__device__`` function takes as leading arguments.
+    device_builtins: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: What the kernel launch sites prove, by kernel name (``cuda_front.launch_sites.LaunchFacts``).
     launches: dict[str, object] = field(default_factory=dict)
     _next_sym: int = -1
@@ -100,11 +102,11 @@ def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir
 #: semantics come after ``parallel-loops`` and before the lowering passes that remove barriers.
 PIPELINE_ORDER = (
     "parallel-loops",
+    "inline-device",
     "barrier-elim",
     "barrier-motion",
     "store-forward",
     "parallel-licm",
-    "inline-device",
     "barrier-interchange",
     "barrier-split",
 )

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
+from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
 from cuda_front.convert import BUILTIN_VARS, Converter, location, template_header
 from cuda_front.parse import ParsedUnit, parse_file
@@ -98,20 +99,19 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
 
 
 def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str], ci.Cursor | None]:
-    """Builtin vectors read, functions called, and the first barrier, in ``fn``'s body."""
+    """Builtin vectors read, functions called, and the first ``__shared__`` declaration, in ``fn``'s
+    body."""
     builtins: set[str] = set()
     calls: set[str] = set()
-    barrier = None
+    shared = None
     for n in fn.walk_preorder():
         if n.kind == K.DECL_REF_EXPR and n.spelling in BUILTIN_VARS:
             builtins.add(n.spelling)
         elif n.kind == K.CALL_EXPR:
-            if n.spelling == "__syncthreads" and barrier is None:
-                barrier = n
             calls.add(n.spelling)
-        elif n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n) and barrier is None:
-            barrier = n
-    return builtins, calls, barrier
+        elif n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n) and shared is None:
+            shared = n
+    return builtins, calls, shared
 
 
 def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
@@ -120,10 +120,9 @@ def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
     for name, overloads in scan.device_functions.items():
         builtins, calls = set(), set()
         for fn in overloads:
-            b, c, barrier = _direct_needs(fn)
-            if barrier is not None:
-                what = "__syncthreads()" if barrier.kind == K.CALL_EXPR else "a __shared__ variable"
-                raise unsupported(location(barrier), f"{what} inside a __device__ function")
+            b, c, shared = _direct_needs(fn)
+            if shared is not None:
+                raise unsupported(location(shared), "a __shared__ variable inside a __device__ function")
             builtins |= b
             calls |= c
         direct[name] = (builtins, calls)
@@ -156,6 +155,14 @@ def pass_builtins_to_calls(node: ir.Node, needs: dict[str, tuple[str, ...]]) -> 
         return n
 
     return ir.transform(node, rewrite)
+
+
+def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
+    """Overloaded device functions that call ``__syncthreads()`` (left out of the analysis bodies;
+    a kernel calling one gets a located error from ``inline-device``)."""
+    return {name for name, overloads in scan.device_functions.items() if len(overloads) > 1
+            and any(n.kind == K.CALL_EXPR and n.spelling in ("__syncthreads",) for c in overloads
+                    for n in c.walk_preorder())}
 
 
 def device_bodies_for_analysis(converter: Converter, scan: UnitScan) -> dict[str, ir.DeviceFunction]:
@@ -282,9 +289,12 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
 
     converter = Converter()
     kernels = tuple(converter.kernel(c) for c in scan.kernels)
+    bodies = device_bodies_for_analysis(converter, scan)
+    # Functions that synchronize are inlined into the kernels (pass inline-device), not emitted.
+    inlined = synchronizing_functions(bodies) | _overloaded_with_barriers(scan)
     device_fns = []
     for name, overloads in scan.device_functions.items():
-        if name in needs:
+        if name in needs and name not in inlined:
             for c in overloads:
                 fn = converter.device_function(c)
                 device_fns.append(ir.DeviceFunction(fn.name, fn.return_type, fn.params, fn.body, needs[name],
@@ -292,9 +302,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     program = ir.Program(kernels, tuple(device_fns))
     program = pass_builtins_to_calls(program, needs)
 
-    bodies = device_bodies_for_analysis(converter, scan)
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, device_bodies=bodies,
-                      launches=launch_sites.analyze(unit.tu, scan.kernels))
+                      device_builtins=needs, launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}
@@ -306,11 +315,13 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
         edits.setdefault(file, []).append(Edit(start, end, prototype_text(cursor)))
     translated = iter(program.device_functions)
     for name, overloads in scan.device_functions.items():
-        if name not in needs:
-            continue
         for cursor in overloads:
             file, start, end = _extent(cursor)
-            edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated))))
+            if name in inlined:
+                text = f"/* {name}: contains __syncthreads(), inlined into the kernels that call it */"
+                edits.setdefault(file, []).append(Edit(start, end, text))
+            elif name in needs:
+                edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated))))
     for name in list(scan.files):
         found = launch_edits(unit, name, _file_bytes(scan, name))
         if found:

@@ -2,6 +2,10 @@
 #ifndef __CUDA2CPU_LIMITS_H
 #define __CUDA2CPU_LIMITS_H
 #if __has_include_next(<limits.h>)
+/* glibc's limits.h would include_next the compiler's own, which this file replaces. */
+#ifndef _GCC_LIMITS_H_
+#define _GCC_LIMITS_H_
+#endif
 #include_next <limits.h>
 #endif
 #undef CHAR_BIT

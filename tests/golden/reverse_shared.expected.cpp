@@ -19,16 +19,14 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
     for (unsigned by = 0; by < gridDim.y; ++by)
     for (unsigned bx = 0; bx < gridDim.x; ++bx) {
         const uint3 blockIdx = {bx, by, bz};
-        int tile[128];
-        int i_per_thread[1024];
         bool exited[1024] = {};
+        int tile[128];
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
         for (unsigned ty = 0; ty < blockDim.y; ++ty)
         for (unsigned tx = 0; tx < blockDim.x; ++tx) {
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-            auto &i = i_per_thread[thread];
-            i = blockIdx.x * blockDim.x + threadIdx.x;
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
             if (i >= n) {
                 exited[thread] = true;
                 continue;
@@ -41,7 +39,7 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
             if (exited[thread]) continue;
-            auto &i = i_per_thread[thread];
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
             data[i] = tile[blockDim.x - 1 - threadIdx.x];
         }
     }

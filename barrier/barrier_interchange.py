@@ -1,0 +1,400 @@
+"""Pass ``barrier-interchange``: remove every barrier by splitting thread loops and moving control
+flow that contains barriers out of them (paper Sec. III-B, Fig. 7 and 8).
+
+Requires: ``parallel-loops`` (and ``inline-device``, so barriers of called functions are in the
+kernel).  Guarantees: no thread loop contains a barrier.  Each thread loop becomes a sequence of
+block-level statements:
+
+* a barrier at the top of a thread loop splits it into consecutive thread loops: all threads
+  finish the first before any starts the second, which is the order ``__syncthreads()`` promises;
+* a statement that contains a barrier deeper down (``for``, ``while``, ``do``, ``if``, a braced
+  block) is surrounded by splits and runs at block level, once per block, with its body lowered
+  the same way (the thread loop is interchanged inward).  CUDA requires every thread of a block to
+  reach each barrier, so the construct's conditions are the same for all threads of the block:
+
+  - a condition that reads only block-level values (parameters never assigned, ``blockIdx``,
+    ``blockDim``, ``gridDim``, ``__shared__`` memory, block-level loop variables) is evaluated at
+    block level, so ``for (int s = blockDim.x / 2; s > 0; s >>= 1)`` stays a plain ``for``;
+  - any other condition is computed by the threads into a per-block helper (the paper's Fig. 8),
+    and the block-level loop tests the helper;
+  - a condition that provably varies with the thread id (it computes with ``threadIdx``, directly
+    or through local variables) is a located error: threads would disagree on reaching a barrier,
+    which is undefined behaviour in CUDA;
+* ``break``/``continue`` of a moved loop, from inside a thread loop, set a per-block flag and end
+  the thread's part of the loop; the block level then leaves the loop or skips to the next
+  iteration.
+
+Values that cross the new thread-loop boundaries are handled by ``barrier-split``.
+
+Before::
+
+    ThreadLoop {
+        int t = threadIdx.x;
+        for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (t < s) sm[t] += sm[t + s];
+            Barrier;
+        }
+        out[blockIdx.x] = sm[0];
+    }
+
+After::
+
+    ThreadLoop { int t = threadIdx.x; }
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        ThreadLoop { if (t < s) sm[t] += sm[t + s]; }
+    }
+    ThreadLoop { out[blockIdx.x] = sm[0]; }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from transpiler import ir
+from transpiler.diagnostics import CompileError, error, unsupported
+from transpiler.passes import KernelReport, PassContext, map_kernels, register
+
+LOOPS = (ir.For, ir.While, ir.DoWhile)
+
+
+def thread_dependent_symbols(kernel: ir.Kernel) -> set[int]:
+    """Locals whose value is computed from ``threadIdx`` by arithmetic (not through memory: a value
+    loaded from ``a[threadIdx.x]`` may well be the same for all threads).  Fixpoint over every
+    definition and assignment of the kernel."""
+    defs: list[tuple[int, ir.Expr]] = []
+    for n in kernel.walk():
+        if isinstance(n, ir.VarDecl) and n.init is not None:
+            defs.append((n.sym, n.init))
+        elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Name):
+            defs.append((n.target.sym, n.value))
+    dependent: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for sym, value in defs:
+            if sym not in dependent and varies_with_thread(value, dependent):
+                dependent.add(sym)
+                changed = True
+    return dependent
+
+
+def varies_with_thread(e: ir.Node, dependent: set[int]) -> bool:
+    """Does ``e`` compute with the thread id (outside of memory addresses and calls)?"""
+    if isinstance(e, ir.Builtin) and e.var == "threadIdx":
+        return True
+    if isinstance(e, ir.BuiltinVector) and e.var == "threadIdx":
+        return True
+    if isinstance(e, ir.Name):
+        return e.sym in dependent
+    if isinstance(e, (ir.Index, ir.Call, ir.IndirectCall)) or (isinstance(e, ir.Unary) and e.op == "*"):
+        return False
+    if isinstance(e, ir.Member) and e.arrow:
+        return False
+    return any(varies_with_thread(c, dependent) for c in e.children())
+
+
+def _construct_name(s: ir.Stmt) -> str:
+    return {ir.For: "for", ir.While: "while", ir.DoWhile: "do/while", ir.If: "if", ir.Block: "block"}.get(
+        type(s), type(s).__name__)
+
+
+@dataclass
+class Lowering:
+    """State of the interchange of one kernel."""
+
+    kernel: ir.Kernel
+    ctx: PassContext
+    report: KernelReport
+    used_names: set[str]
+    #: locals declared inside thread loops (their values are per thread)
+    thread_locals: set[int]
+    #: parameters assigned somewhere (each thread has its own copy)
+    assigned_params: set[int]
+    dependent: set[int]
+    block_decls: list[ir.Stmt] = field(default_factory=list)
+
+    def fresh(self, base: str, type_: str, loc) -> tuple[str, int]:
+        name = base
+        while name in self.used_names:
+            name += "_"
+        self.used_names.add(name)
+        return name, self.ctx.fresh_sym(name, type_, "local", loc)
+
+    # ------------------------------------------------------------------------------- checks
+
+    def block_level(self, e: ir.Expr | None, loop_var: int | None = None) -> bool:
+        """Can ``e`` be evaluated once per block, outside the thread loops?  (``loop_var``: the
+        block-level loop variable ``e`` may update, in a ``for`` step.)"""
+        if e is None:
+            return True
+        for n in e.walk():
+            if loop_var is not None and _assigns(n, loop_var):
+                continue
+            if isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx":
+                return False
+            if isinstance(n, ir.Name) and (n.sym in self.thread_locals or n.sym in self.assigned_params):
+                return False
+            if isinstance(n, (ir.Assign, ir.IndirectCall)) or (isinstance(n, ir.Unary) and n.op in ("++", "--")):
+                return False
+            if isinstance(n, ir.Call) and n.sym:
+                return False  # a call to a function of the unit may read builtins or per-thread state
+        return True
+
+    def check_uniform(self, e: ir.Expr | None, construct: ir.Stmt) -> None:
+        if e is not None and varies_with_thread(e, self.dependent):
+            raise CompileError([error(e.loc if e.loc.line else construct.loc,
+                                      f"the condition of this '{_construct_name(construct)}' depends on "
+                                      "threadIdx, but the construct contains __syncthreads(): all threads of "
+                                      "a block must reach the same barriers (undefined behaviour in CUDA)")])
+
+    # ----------------------------------------------------------------------------- lowering
+
+    def lower(self, stmts: tuple[ir.Stmt, ...], loop: "LoopFlags | None", via: tuple[str, ...],
+              loc) -> list[ir.Stmt]:
+        """Lower a statement list run by every thread into block-level statements."""
+        out: list[ir.Stmt] = []
+        segment: list[ir.Stmt] = []
+        start = loc
+
+        def flush(next_start):
+            nonlocal segment, start
+            if segment:
+                body = tuple(_exit_loop(s, loop) if loop else s for s in segment)
+                out.append(ir.ThreadLoop(ir.Block(body, loc=segment[0].loc), loc=start))
+                if loop is not None and loop.breaks_in(segment):
+                    out.append(ir.If(ir.Name(loop.break_flag, loop.break_sym), ir.Break(), loc=start))
+                if loop is not None and loop.continues_in(segment):
+                    out.append(ir.If(ir.Name(loop.continue_flag, loop.continue_sym),
+                                     ir.Goto(loop.continue_label), loc=start))
+            segment = []
+            start = next_start
+
+        for s in stmts:
+            if isinstance(s, ir.Barrier):
+                flush(s.loc)
+                self.report.barriers.append({"line": s.loc.line, "column": s.loc.column, "action": "kept",
+                                             "reason": _reason(via)})
+            elif not ir.contains(s, ir.Barrier):
+                segment.append(s)
+            else:
+                flush(s.loc)
+                out.extend(self.construct(s, loop, via))
+                start = s.loc
+        flush(start)
+        return out
+
+    def construct(self, s: ir.Stmt, loop: "LoopFlags | None", via: tuple[str, ...]) -> list[ir.Stmt]:
+        here = via + (f"{_construct_name(s)} (line {s.loc.line})",)
+        if isinstance(s, ir.Block):
+            return [ir.Block(tuple(self.lower(s.stmts, loop, via, s.loc)), loc=s.loc)]
+        if isinstance(s, ir.If):
+            self.check_uniform(s.cond, s)
+            cond, pre = self.block_value(s.cond, "bool", "cond", s)
+            then = ir.Block(tuple(self.lower(ir.as_block(s.then).stmts, loop, here, s.loc)), loc=s.loc)
+            other = None
+            if s.otherwise is not None:
+                other = ir.Block(tuple(self.lower(ir.as_block(s.otherwise).stmts, loop, here, s.loc)), loc=s.loc)
+            return pre + [ir.If(cond, then, other, loc=s.loc)]
+        if isinstance(s, LOOPS):
+            return self.loop(s, here)
+        if isinstance(s, ir.Switch):
+            raise unsupported(s.loc, "__syncthreads() inside a switch")
+        barrier = next(n for n in s.walk() if isinstance(n, ir.Barrier))
+        raise unsupported(barrier.loc, f"__syncthreads() inside a {type(s).__name__}")
+
+    def native_for_header(self, s: ir.For) -> bool:
+        """Can the header of ``for`` run at block level?  Its init declares the loop variable (or
+        is absent), and every part reads only block-level values and the loop variable.  The loop
+        variable must not be assigned in the body (then each thread would own a copy)."""
+        var = s.init.sym if isinstance(s.init, ir.VarDecl) else None
+        if s.init is not None and not (isinstance(s.init, ir.VarDecl) and s.init.storage == "auto"
+                                       and self.block_level(s.init.init)):
+            return False
+        if var is not None and any(_assigns(n, var) for n in s.body.walk()):
+            return False
+        saved = set(self.thread_locals)
+        self.thread_locals.discard(var)
+        try:
+            return self.block_level(s.cond) and self.block_level(s.step, var)
+        finally:
+            self.thread_locals = saved
+
+    def block_value(self, e: ir.Expr, type_: str, base: str, s: ir.Stmt) -> tuple[ir.Expr, list[ir.Stmt]]:
+        """``e`` as a block-level expression: itself, or a helper the threads compute it into."""
+        if self.block_level(e):
+            return e, []
+        name, sym = self.fresh(f"{base}_{s.loc.line}", type_, s.loc)
+        self.block_decls.append(ir.VarDecl(sym, name, type_, loc=s.loc))
+        assign = ir.ExprStmt(ir.Assign("=", ir.Name(name, sym, loc=e.loc), e, loc=e.loc), loc=e.loc)
+        return ir.Name(name, sym, loc=e.loc), [ir.ThreadLoop(ir.Block((assign,), loc=e.loc), loc=e.loc)]
+
+    def loop(self, s: ir.Stmt, via: tuple[str, ...]) -> list[ir.Stmt]:
+        for part in (getattr(s, "cond", None),):
+            self.check_uniform(part, s)
+        native_for = isinstance(s, ir.For) and self.native_for_header(s)
+        if native_for and isinstance(s.init, ir.VarDecl):
+            self.thread_locals.discard(s.init.sym)  # a block-level loop variable
+        flags = LoopFlags.for_loop(self, s)
+        lowered = self.lower(ir.as_block(s.body).stmts, flags, via, s.loc)
+        out: list[ir.Stmt] = []
+        if flags.break_flag:
+            out.append(ir.VarDecl(flags.break_sym, flags.break_flag, "bool", ir.Literal("false"), loc=s.loc))
+        inner: list[ir.Stmt] = []
+        if flags.continue_flag:
+            inner.append(ir.ExprStmt(ir.Assign("=", ir.Name(flags.continue_flag, flags.continue_sym),
+                                               ir.Literal("false")), loc=s.loc))
+        inner.append(ir.Block(tuple(lowered), loc=s.loc))
+        if flags.continue_label:
+            inner.append(ir.Label(flags.continue_label, loc=s.loc))
+
+        if isinstance(s, ir.For):
+            if native_for:
+                out.append(ir.For(s.init, s.cond, s.step, ir.Block(tuple(inner), loc=s.loc), loc=s.loc))
+                return out
+            # General form: the threads run the header parts, a helper carries the condition.
+            init = [ir.ThreadLoop(ir.as_block(s.init), loc=s.loc)] if s.init is not None else []
+            step = [ir.ThreadLoop(ir.Block((ir.ExprStmt(s.step, loc=s.loc),), loc=s.loc), loc=s.loc)] \
+                if s.step is not None else []
+            test: list[ir.Stmt] = []
+            if s.cond is not None:
+                cond, pre = self.block_value(s.cond, "bool", "loop_cond", s)
+                test = pre + [ir.If(ir.Unary("!", cond), ir.Break(), loc=s.loc)]
+            body = test + inner + step
+            return init + out + [ir.While(ir.Literal("true"), ir.Block(tuple(body), loc=s.loc), loc=s.loc)]
+        if isinstance(s, ir.While):
+            cond, pre = self.block_value(s.cond, "bool", "loop_cond", s)
+            if not pre:
+                out.append(ir.While(cond, ir.Block(tuple(inner), loc=s.loc), loc=s.loc))
+                return out
+            body = pre + [ir.If(ir.Unary("!", cond), ir.Break(), loc=s.loc)] + inner
+            out.append(ir.While(ir.Literal("true"), ir.Block(tuple(body), loc=s.loc), loc=s.loc))
+            return out
+        assert isinstance(s, ir.DoWhile)
+        cond, pre = self.block_value(s.cond, "bool", "loop_cond", s)
+        body = inner + pre + [ir.If(ir.Unary("!", cond), ir.Break(), loc=s.loc)]
+        out.append(ir.While(ir.Literal("true"), ir.Block(tuple(body), loc=s.loc), loc=s.loc))
+        return out
+
+
+def _assigns(n: ir.Node, sym: int) -> bool:
+    if isinstance(n, ir.Assign):
+        target = n.target
+    elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
+        target = n.operand
+    else:
+        return False
+    return isinstance(target, ir.Name) and target.sym == sym
+
+
+@dataclass
+class LoopFlags:
+    """Per-block flags for ``break``/``continue`` of a loop moved to block level."""
+
+    break_flag: str = ""
+    break_sym: int = 0
+    continue_flag: str = ""
+    continue_sym: int = 0
+    continue_label: str = ""
+
+    @staticmethod
+    def for_loop(lowering: Lowering, s: ir.Stmt) -> "LoopFlags":
+        flags = LoopFlags()
+        segments = _thread_level_jumps(ir.as_block(s.body))
+        if any(isinstance(j, ir.Break) for j in segments):
+            flags.break_flag, flags.break_sym = lowering.fresh(f"break_{s.loc.line}", "bool", s.loc)
+        if any(isinstance(j, ir.Continue) for j in segments):
+            flags.continue_flag, flags.continue_sym = lowering.fresh(f"continue_{s.loc.line}", "bool", s.loc)
+            lowering.block_decls.append(ir.VarDecl(flags.continue_sym, flags.continue_flag, "bool",
+                                                   ir.Literal("false"), loc=s.loc))
+            flags.continue_label, _ = lowering.fresh(f"next_iteration_{s.loc.line}", "", s.loc)
+        return flags
+
+    def breaks_in(self, segment: list[ir.Stmt]) -> bool:
+        return bool(self.break_flag) and any(isinstance(j, ir.Break) for j in _thread_level_jumps(ir.Block(tuple(segment))))
+
+    def continues_in(self, segment: list[ir.Stmt]) -> bool:
+        return bool(self.continue_flag) and any(
+            isinstance(j, ir.Continue) for j in _thread_level_jumps(ir.Block(tuple(segment))))
+
+
+def _thread_level_jumps(node: ir.Node, in_loop: bool = False, in_switch: bool = False) -> list[ir.Stmt]:
+    """``break``/``continue`` statements of ``node`` that leave the enclosing (moved) loop."""
+    if isinstance(node, ir.Break):
+        return [] if in_loop or in_switch else [node]
+    if isinstance(node, ir.Continue):
+        return [] if in_loop else [node]
+    if isinstance(node, ir.Expr):
+        return []
+    loop = in_loop or isinstance(node, LOOPS)
+    switch = in_switch or isinstance(node, ir.Switch)
+    found = []
+    for c in node.children():
+        found.extend(_thread_level_jumps(c, loop, switch))
+    return found
+
+
+def _exit_loop(s: ir.Stmt, flags: LoopFlags, in_loop: bool = False, in_switch: bool = False) -> ir.Stmt:
+    """Rewrite the jumps of ``s`` out of the moved loop into flag assignments that end the thread's
+    part of the loop."""
+    if isinstance(s, ir.Break) and not (in_loop or in_switch):
+        return ir.Block((_set(flags.break_flag, flags.break_sym, s.loc), ir.NextThread(loc=s.loc)), loc=s.loc)
+    if isinstance(s, ir.Continue) and not in_loop:
+        return ir.Block((_set(flags.continue_flag, flags.continue_sym, s.loc), ir.NextThread(loc=s.loc)),
+                        loc=s.loc)
+    if isinstance(s, ir.Expr):
+        return s
+    loop = in_loop or isinstance(s, LOOPS)
+    switch = in_switch or isinstance(s, ir.Switch)
+    return ir.map_children(s, lambda c: _exit_loop(c, flags, loop, switch) if isinstance(c, ir.Stmt) else c)
+
+
+def _set(flag: str, sym: int, loc) -> ir.Stmt:
+    return ir.ExprStmt(ir.Assign("=", ir.Name(flag, sym, loc=loc), ir.Literal("true"), loc=loc), loc=loc)
+
+
+def _reason(via: tuple[str, ...]) -> str:
+    if not via:
+        return "lowered by splitting the thread loop"
+    return "lowered by splitting the thread loop, interchanged through " + ", ".join(via)
+
+
+@register
+@dataclass(frozen=True)
+class BarrierInterchange:
+    name = "barrier-interchange"
+    required = True
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: self.kernel(k, ctx))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+        grid = ir.grid_loop(kernel)
+        assert grid is not None, "barrier-interchange runs after parallel-loops"
+        if not ir.contains(grid, ir.Barrier):
+            return kernel
+        used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+        params = {p.sym for p in kernel.params}
+        thread_locals = set()
+        assigned = set()
+        for s in grid.body.stmts:
+            if isinstance(s, ir.ThreadLoop):
+                thread_locals |= {n.sym for n in s.walk() if isinstance(n, ir.VarDecl) and n.storage == "auto"}
+        for n in kernel.walk():
+            target = None
+            if isinstance(n, ir.Assign):
+                target = n.target
+            elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
+                target = n.operand
+            if isinstance(target, ir.Name) and target.sym in params:
+                assigned.add(target.sym)
+        lowering = Lowering(kernel, ctx, ctx.report(kernel), used, thread_locals, assigned,
+                            thread_dependent_symbols(kernel))
+        new_stmts: list[ir.Stmt] = []
+        for s in grid.body.stmts:
+            if isinstance(s, ir.ThreadLoop) and ir.contains(s, ir.Barrier):
+                lowered = lowering.lower(s.body.stmts, None, (), s.loc)
+                new_stmts.extend(lowered)
+            else:
+                new_stmts.append(s)
+        stmts = tuple(lowering.block_decls) + tuple(new_stmts)
+        return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))

@@ -1,0 +1,252 @@
+"""Pass ``inline-device``: inline calls to ``__device__`` functions that contain ``__syncthreads()``.
+
+Requires: ``parallel-loops``.  Guarantees: no thread loop calls a function that synchronizes,
+directly or through its callees, so every barrier of the kernel is visible to the barrier
+analyses and to the lowering.  Such functions are no longer emitted as functions (the host text
+keeps a comment in their place): all their callers are kernels, where they are inlined.
+
+A call is inlined where it stands as a statement, as the initializer of a declaration, or
+inside the expression of a statement (``float m = block_sum(buf, v) / count;``): its value is
+computed first into a fresh variable.  The body runs in its own braces with each parameter
+declared and initialized from its argument; locals and parameters get names not used in the
+kernel, so an argument never refers to the parameter that shadows it.  A ``return`` must be the
+last statement of the function; a call in a loop condition or on one side of ``&&``, ``||`` or
+``?:`` is a located error (it would run a barrier conditionally).
+
+Before::
+
+    __device__ float block_sum(float *buf, float v) { buf[t] = v; __syncthreads(); ...; return buf[0]; }
+    ThreadLoop { float m = block_sum(s, x) / n; }
+
+After::
+
+    ThreadLoop {
+        float block_sum_result;
+        { float *buf = s; float v = x; buf[t] = v; Barrier; ...; block_sum_result = buf[0]; }
+        float m = block_sum_result / n;
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from barrier.effects import callee_name
+from transpiler import ir
+from transpiler.diagnostics import unsupported
+from transpiler.passes import PassContext, map_kernels, register
+
+#: Nesting of inlined synchronizing functions beyond which the call graph is taken to recurse.
+MAX_DEPTH = 16
+
+
+def synchronizing_functions(bodies: dict[str, ir.DeviceFunction]) -> set[str]:
+    """Names of the functions that contain a barrier, directly or through calls."""
+    calls = {name: {callee_name(n.func) for n in fn.body.walk() if isinstance(n, ir.Call)}
+             for name, fn in bodies.items()}
+    found = {name for name, fn in bodies.items() if ir.contains(fn.body, ir.Barrier)}
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            if name not in found and callees & found:
+                found.add(name)
+                changed = True
+    return found
+
+
+@dataclass
+class Inliner:
+    ctx: PassContext
+    sync: set[str]
+    used_names: set[str]
+    depth: int = 0
+
+    def is_sync_call(self, e: ir.Node) -> bool:
+        return isinstance(e, ir.Call) and callee_name(e.func) in self.sync
+
+    def fresh(self, base: str) -> str:
+        name = base
+        n = 1
+        while name in self.used_names:
+            name = f"{base}_{n}"
+            n += 1
+        self.used_names.add(name)
+        return name
+
+    # ------------------------------------------------------------------------- statements
+
+    def stmts(self, stmts: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        out: list[ir.Stmt] = []
+        for s in stmts:
+            if not any(self.is_sync_call(n) for n in s.walk()):
+                out.append(s)
+                continue
+            s = self.inside(s)
+            pre, s = self.hoist(s)
+            out.extend(pre)
+            if s is not None:
+                out.append(s)
+        return tuple(out)
+
+    def sub(self, s: ir.Stmt | None) -> ir.Stmt | None:
+        if s is None or not any(self.is_sync_call(n) for n in s.walk()):
+            return s
+        block = ir.as_block(s)
+        return replace(block, stmts=self.stmts(block.stmts))
+
+    def inside(self, s: ir.Stmt) -> ir.Stmt:
+        """Inline the calls in the statements nested in ``s``."""
+        if isinstance(s, (ir.Block, ir.ThreadLoop)):
+            return self.sub(s) if isinstance(s, ir.Block) else replace(s, body=self.sub(s.body))
+        if isinstance(s, ir.If):
+            return replace(s, then=self.sub(s.then), otherwise=self.sub(s.otherwise))
+        if isinstance(s, (ir.For, ir.While, ir.DoWhile, ir.Switch, ir.Case)):
+            return replace(s, body=self.sub(s.body))
+        return s
+
+    def hoist(self, s: ir.Stmt) -> tuple[list[ir.Stmt], ir.Stmt | None]:
+        """Inline the calls of ``s``'s own expressions before it."""
+        for e in self.loop_parts(s):
+            call = next((n for n in e.walk() if self.is_sync_call(n)), None)
+            if call is not None:
+                raise unsupported(call.loc, f"a call to '{call.func}' (which synchronizes) in a loop header")
+        if isinstance(s, ir.ExprStmt) and self.is_sync_call(s.expr):
+            return self.inline(s.expr, None), None
+        pre: list[ir.Stmt] = []
+
+        def replace_calls(e: ir.Expr, conditional: bool = False) -> ir.Expr:
+            if self.is_sync_call(e):
+                if conditional:
+                    raise unsupported(e.loc, f"a call to '{e.func}' (which synchronizes) that runs only "
+                                      "under a condition")
+                if any(self.is_sync_call(n) for a in e.args for n in a.walk()):
+                    raise unsupported(e.loc, "a call to a synchronizing function in the arguments of another")
+                result, stmts = self.inline_value(e)
+                pre.extend(stmts)
+                return result
+            cond_children = isinstance(e, ir.Conditional) or (isinstance(e, ir.Binary) and e.op in ("&&", "||"))
+            first = True
+
+            def child(c):
+                nonlocal first
+                lazy = conditional or (cond_children and not first)
+                first = False
+                return replace_calls(c, lazy) if isinstance(c, ir.Expr) else c
+
+            return ir.map_children(e, child)
+
+        if isinstance(s, ir.VarDecl) and s.init is not None:
+            s = replace(s, init=replace_calls(s.init))
+        elif isinstance(s, ir.ExprStmt):
+            s = replace(s, expr=replace_calls(s.expr))
+        elif isinstance(s, ir.Return) and s.value is not None:
+            s = replace(s, value=replace_calls(s.value))
+        elif isinstance(s, (ir.If, ir.Switch)):
+            s = replace(s, cond=replace_calls(s.cond))
+        return pre, s
+
+    @staticmethod
+    def loop_parts(s: ir.Stmt) -> list[ir.Node]:
+        if isinstance(s, ir.For):
+            return [p for p in (s.init, s.cond, s.step) if p is not None]
+        if isinstance(s, (ir.While, ir.DoWhile)):
+            return [s.cond]
+        return []
+
+    # --------------------------------------------------------------------------- inlining
+
+    def inline_value(self, call: ir.Call) -> tuple[ir.Expr, list[ir.Stmt]]:
+        fn = self.function(call)
+        if fn.return_type.strip() == "void":
+            raise unsupported(call.loc, f"the value of the void function '{call.func}'")
+        name = self.fresh(f"{fn.name}_result")
+        sym = self.ctx.fresh_sym(name, fn.return_type, "local", call.loc)
+        decl = ir.VarDecl(sym, name, fn.return_type, loc=call.loc)
+        return ir.Name(name, sym, loc=call.loc), [decl] + self.inline(call, ir.Name(name, sym, loc=call.loc))
+
+    def function(self, call: ir.Call) -> ir.DeviceFunction:
+        fn = self.ctx.device_bodies.get(callee_name(call.func))
+        if fn is None:
+            raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes: it is overloaded or "
+                              "its body could not be read")
+        if fn.template or "<" in call.func:
+            raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes")
+        return fn
+
+    def inline(self, call: ir.Call, result: ir.Name | None) -> list[ir.Stmt]:
+        fn = self.function(call)
+        if self.depth >= MAX_DEPTH:
+            raise unsupported(call.loc, f"recursion through '{call.func}', which synchronizes")
+        body = ir.as_block(fn.body)
+        for n in body.walk():
+            if isinstance(n, ir.Return) and not (body.stmts and n is body.stmts[-1]):
+                raise unsupported(n.loc, f"a return before the end of '{fn.name}', which synchronizes "
+                                  "(it is inlined into the kernel)")
+        args = call.args[len(call.args) - len(fn.params):] if len(call.args) >= len(fn.params) else call.args
+        if len(args) != len(fn.params):
+            raise unsupported(call.loc, f"a call to '{fn.name}' with default arguments, which synchronizes")
+        renamed: dict[int, tuple[str, int]] = {}
+        for n in list(fn.params) + [d for d in body.walk() if isinstance(d, ir.VarDecl)]:
+            new_name = self.fresh(n.name)
+            renamed[n.sym] = (new_name, self.ctx.fresh_sym(new_name, n.type, "local", n.loc))
+
+        def rename(node: ir.Node) -> ir.Node:
+            if isinstance(node, ir.Name) and node.sym in renamed:
+                return replace(node, name=renamed[node.sym][0], sym=renamed[node.sym][1])
+            if isinstance(node, ir.VarDecl) and node.sym in renamed:
+                return replace(node, name=renamed[node.sym][0], sym=renamed[node.sym][1])
+            return node
+
+        body = ir.transform(body, rename)
+        needs = self.ctx.device_builtins
+
+        def pass_builtins(node: ir.Node) -> ir.Node:
+            if isinstance(node, ir.Call) and callee_name(node.func) in needs:
+                extra = tuple(ir.BuiltinVector(v, loc=node.loc) for v in needs[callee_name(node.func)])
+                return replace(node, args=extra + node.args)
+            return node
+
+        body = ir.transform(body, pass_builtins)
+        stmts = list(body.stmts)
+        if stmts and isinstance(stmts[-1], ir.Return):
+            ret = stmts.pop()
+            if ret.value is not None:
+                stmts.append(ir.ExprStmt(ir.Assign("=", result, ret.value, loc=ret.loc) if result is not None
+                                         else ret.value, loc=ret.loc))
+        params = [ir.VarDecl(renamed[p.sym][1], renamed[p.sym][0], p.type, a, loc=call.loc)
+                  for p, a in zip(fn.params, args)]
+        self.depth += 1
+        try:
+            inner = self.stmts(tuple(params + stmts))
+        finally:
+            self.depth -= 1
+        return [ir.Block(inner, loc=call.loc)]
+
+
+@register
+@dataclass(frozen=True)
+class InlineDevice:
+    name = "inline-device"
+    required = True
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        sync = synchronizing_functions(ctx.device_bodies)
+        if not sync:
+            return program
+        return map_kernels(program, lambda k: self.kernel(k, ctx, sync))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext, sync: set[str]) -> ir.Kernel:
+        grid = ir.grid_loop(kernel)
+        assert grid is not None, "inline-device runs after parallel-loops"
+        if not any(isinstance(n, ir.Call) and callee_name(n.func) in sync for n in grid.walk()):
+            return kernel
+        used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+        inliner = Inliner(ctx, sync, used)
+        stmts = tuple(inliner.inside(s) if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
+        new_grid = replace(grid, body=replace(grid.body, stmts=stmts))
+        shared = [n for s in stmts if isinstance(s, ir.ThreadLoop) for n in s.walk()
+                  if isinstance(n, ir.VarDecl) and n.storage != "auto"]
+        if shared:
+            raise unsupported(shared[0].loc, "a __shared__ variable inside a __device__ function")
+        return ir.replace_grid_loop(kernel, new_grid)
