@@ -103,7 +103,10 @@ def guarded_run(job: dict, root: str) -> dict:
         return {"ok": False, "failure": "memory"}
     except RecursionError:
         return {"ok": False, "failure": "recursion"}
-    except Exception as exc:  # a bug in cuda2cpu: report it by type, no traceback to the client
+    except Exception as exc:
+        # Under the address-space limit, mapping libclang or a large file fails this way.
+        if isinstance(exc, OSError) or type(exc).__name__ == "LibclangError":
+            return {"ok": False, "failure": "memory"}  # a bug in cuda2cpu: report it by type, no traceback to the client
         return {"ok": False, "failure": "internal", "detail": type(exc).__name__}
 
 

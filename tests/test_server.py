@@ -33,8 +33,10 @@ def _free_port() -> int:
 def _start(*flags: str):
     port = _free_port()
     log = tempfile.TemporaryFile()
+    tmp = tempfile.mkdtemp(prefix="cuda2cpu-server-test-")  # its own TMPDIR: request dirs are countable
     proc = subprocess.Popen([sys.executable, "-m", "transpiler.cli", "serve", "--port", str(port), *flags],
-                            cwd=ROOT, stdout=log, stderr=log, start_new_session=True)
+                            cwd=ROOT, stdout=log, stderr=log, start_new_session=True, env=dict(os.environ, TMPDIR=tmp))
+    proc.tmpdir = tmp
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -57,6 +59,7 @@ def _stop(proc, log) -> str:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+    shutil.rmtree(proc.tmpdir, ignore_errors=True)
     log.seek(0)
     return log.read().decode(errors="replace")
 
@@ -64,7 +67,7 @@ def _stop(proc, log) -> str:
 @pytest.fixture(scope="module")
 def running():
     proc, url, log = _start("--max-upload-kb", "64", "--timeout-s", "60")
-    yield url, log
+    yield url, log, proc.tmpdir
     text = _stop(proc, log)
     assert proc.returncode == 0, text  # a graceful shutdown on SIGINT
 
@@ -230,7 +233,8 @@ def test_version_and_openapi(server):
     assert {"/v1/transpile", "/v1/check", "/healthz", "/version"} <= set(schema["paths"])
 
 
-def test_twenty_concurrent_uploads(server):
+def test_twenty_concurrent_uploads(running):
+    server, _, tmpdir = running
     def one(i: int):
         kernel = f"__global__ void kernel_{i}(float *a) {{ a[threadIdx.x] += {i}.0f; }}\n"
         r = post(server, "/v1/transpile", kernel, f"k{i}.cu")
@@ -244,12 +248,11 @@ def test_twenty_concurrent_uploads(server):
         others = [j for j in range(20) if j != i and f"kernel_{j}(" in source]
         assert others == []
     assert httpx.get(server + "/healthz").json() == {"status": "ok"}
-    leftovers = [p for p in os.listdir(tempfile.gettempdir()) if p.startswith("cuda2cpu-req-")]
-    assert leftovers == []
+    assert [p for p in os.listdir(tmpdir) if p.startswith("cuda2cpu-req-")] == []  # all removed
 
 
 def test_access_log_is_one_json_line_per_request(running):
-    url, log = running
+    url, log, _ = running
     r = httpx.get(url + "/version", headers={"X-Request-ID": "trace-me-42"})
     assert r.headers["x-request-id"] == "trace-me-42"
     r = post(url, "/v1/transpile", BROKEN, "broken.cu")
