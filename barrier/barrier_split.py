@@ -40,7 +40,7 @@ import networkx as nx
 from barrier.effects import is_pure_function
 from barrier.liveness import per_thread_array_type, used_symbols
 from transpiler import ir
-from transpiler.diagnostics import unsupported
+from transpiler.diagnostics import CompileError, error, unsupported
 from transpiler.passes import PassContext, map_kernels, register
 
 #: CUDA's limit on threads per block; per-thread storage is sized for it.
@@ -128,7 +128,8 @@ class BarrierSplit:
         assert grid is not None, "barrier-split runs after parallel-loops"
         barrier = next((n for n in grid.walk() if isinstance(n, ir.Barrier)), None)
         if barrier is not None:
-            raise unsupported(barrier.loc, "__syncthreads() here")
+            raise CompileError([error(barrier.loc, "__syncthreads() is still here: the pipeline must run "
+                                      "barrier-interchange before barrier-split")])
         loops = thread_loops(grid.body)
         if len(loops) < 2:
             return kernel
