@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from barrier.liveness import assigned_symbols, assigned_variable
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error, unsupported
 from transpiler.passes import KernelReport, PassContext, map_kernels, register
@@ -65,8 +66,8 @@ def thread_dependent_symbols(kernel: ir.Kernel) -> set[int]:
     for n in kernel.walk():
         if isinstance(n, ir.VarDecl) and n.init is not None:
             defs.append((n.sym, n.init))
-        elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Name):
-            defs.append((n.target.sym, n.value))
+        elif isinstance(n, ir.Assign) and assigned_variable(n) is not None:
+            defs.append((assigned_variable(n), n.value))
     dependent: set[int] = set()
     changed = True
     while changed:
@@ -277,13 +278,7 @@ class Lowering:
 
 
 def _assigns(n: ir.Node, sym: int) -> bool:
-    if isinstance(n, ir.Assign):
-        target = n.target
-    elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
-        target = n.operand
-    else:
-        return False
-    return isinstance(target, ir.Name) and target.sym == sym
+    return assigned_variable(n) == sym
 
 
 @dataclass
@@ -375,18 +370,10 @@ class BarrierInterchange:
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         params = {p.sym for p in kernel.params}
         thread_locals = set()
-        assigned = set()
         for s in grid.body.stmts:
             if isinstance(s, ir.ThreadLoop):
                 thread_locals |= {n.sym for n in s.walk() if isinstance(n, ir.VarDecl) and n.storage == "auto"}
-        for n in kernel.walk():
-            target = None
-            if isinstance(n, ir.Assign):
-                target = n.target
-            elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
-                target = n.operand
-            if isinstance(target, ir.Name) and target.sym in params:
-                assigned.add(target.sym)
+        assigned = assigned_symbols(kernel.body) & params
         lowering = Lowering(kernel, ctx, ctx.report(kernel), used, thread_locals, assigned,
                             thread_dependent_symbols(kernel))
         new_stmts: list[ir.Stmt] = []

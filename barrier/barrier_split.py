@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import networkx as nx
 
 from barrier.effects import is_pure_function
-from barrier.liveness import per_thread_array_type, used_symbols
+from barrier.liveness import assigned_symbols, per_thread_array_type, used_symbols
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error, unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -50,20 +50,6 @@ MAX_THREADS_PER_BLOCK = 1024
 def thread_loops(node: ir.Node) -> list[ir.ThreadLoop]:
     """The thread loops of a block body, in program order."""
     return [n for n in node.walk() if isinstance(n, ir.ThreadLoop)]
-
-
-def assigned_symbols(node: ir.Node) -> set[int]:
-    """Variables assigned, incremented or whose address is taken anywhere in ``node``."""
-    out = set()
-    for n in node.walk():
-        target = None
-        if isinstance(n, ir.Assign):
-            target = n.target
-        elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
-            target = n.operand
-        if isinstance(target, ir.Name):
-            out.add(target.sym)
-    return out
 
 
 def recomputable(init: ir.Expr, values: set[int], params: set[int]) -> bool:

@@ -27,3 +27,22 @@ def per_thread_array_type(type_spelling: str, threads: int) -> str:
         i = base.index("[")
         return f"{base[:i].rstrip()}[{threads}]{base[i:]}"
     return f"{base}[{threads}]"
+
+
+def assigned_variable(n: ir.Node) -> int | None:
+    """The variable ``n`` assigns, increments or takes the address of, if ``n`` does: ``v = e``,
+    ``v.x += e`` and ``&v.y`` all change (or may change) ``v``."""
+    if isinstance(n, ir.Assign):
+        target = n.target
+    elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
+        target = n.operand
+    else:
+        return None
+    while isinstance(target, ir.Member) and not target.arrow:
+        target = target.base
+    return target.sym if isinstance(target, ir.Name) and target.sym else None
+
+
+def assigned_symbols(node: ir.Node) -> set[int]:
+    """Variables assigned, incremented or whose address is taken anywhere in ``node``."""
+    return {sym for n in node.walk() if (sym := assigned_variable(n)) is not None}

@@ -203,6 +203,8 @@ class Converter:
         elif K.CUDACONSTANT_ATTR in attrs or K.CUDADEVICE_ATTR in attrs:
             raise unsupported(loc, "a __device__ or __constant__ variable declared inside a function")
         init_cursor = clang_ext.var_decl_initializer(cursor)
+        if init_cursor is not None and storage != "auto" and _implicit_default_construction(init_cursor):
+            init_cursor = None  # `__shared__ float4 a[N];`: clang shows the implicit constructor call
         init = None
         if init_cursor is not None:
             if storage != "auto":
@@ -508,6 +510,13 @@ def _qualified_name(cursor: ci.Cursor) -> str:
         return "::".join(qualifiers + [name])
     text = tokens_text(cursor.get_tokens())
     return text if text and name in text else name
+
+
+def _implicit_default_construction(init: ci.Cursor) -> bool:
+    """Is ``init`` a constructor call with no arguments that nothing in the source wrote?"""
+    ref = init.referenced
+    return (init.kind == K.CALL_EXPR and ref is not None and ref.kind == K.CONSTRUCTOR
+            and not list(init.get_arguments()))
 
 
 def _type_ref_text(cursor: ci.Cursor) -> str:

@@ -110,3 +110,50 @@ def test_no_thread_loop_contains_a_barrier_after_lowering():
             assert not ir.contains(loop, ir.Barrier)
         assert any(isinstance(n, ir.For) and not ir.contains(n, ir.Barrier)
                    and any(isinstance(m, ir.ThreadLoop) for m in n.walk()) for n in kernel.walk())
+
+
+MEMBER_UPDATE = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void acc_members(const float *in, float2 *out, int rounds)
+{
+    __shared__ float s[32];
+    float2 acc = make_float2(0.0f, 1.0f);   // pure initializer, then updated through members
+    for (int r = 0; r < rounds; ++r) {
+        s[threadIdx.x] = in[r * 32 + threadIdx.x];
+        __syncthreads();
+        acc.x += s[31 - threadIdx.x];
+        acc.y *= 2.0f;
+        __syncthreads();
+    }
+    out[threadIdx.x] = acc;
+}
+int main()
+{
+    float h[96];
+    float2 r[32];
+    for (int i = 0; i < 96; ++i) h[i] = i * 0.5f;
+    float *din; float2 *dout;
+    cudaMalloc(&din, sizeof h);
+    cudaMalloc(&dout, sizeof r);
+    cudaMemcpy(din, h, sizeof h, cudaMemcpyHostToDevice);
+    acc_members<<<1, 32>>>(din, dout, 3);
+    cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost);
+    for (int t = 0; t < 32; ++t) {
+        float x = 0.0f;
+        for (int k = 0; k < 3; ++k) x += h[k * 32 + 31 - t];
+        if (r[t].x != x || r[t].y != 8.0f) { printf("FAIL: %d: %g %g\n", t, r[t].x, r[t].y); return 1; }
+    }
+    printf("PASS\n");
+    return 0;
+}
+"""
+
+
+def test_value_updated_through_its_members_is_kept_not_recomputed(tmp_path):
+    cu = tmp_path / "members.cu"
+    cu.write_text(MEMBER_UPDATE)
+    result, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.strip() == "PASS", run.stdout + run.stderr
+    kept = [n for e in result.explain["kernels"][0]["kept_values"] for n in e["names"]]
+    assert "acc" in kept

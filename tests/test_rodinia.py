@@ -12,8 +12,6 @@ from rodinia_suite.runner import Benchmark, compare_outputs, run_benchmark, run_
 #: Benchmarks whose CUDA version cuda2cpu does not build yet, with the first diagnostic.  Strict
 #: xfails: when the translator learns the construct, the test fails until the entry is removed.
 KNOWN_FAILURES: dict[str, str] = {
-    "lavaMD": "translate failed: lavaMD.cu:16:23: error: an initializer on a __shared__ variable is not "
-              "supported (the source has none: `__shared__ float4 other_pos[PER_BOX];`, a float4 array)",
 }
 
 
