@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from barrier.liveness import assigned_symbols, assigned_variable
+from barrier.liveness import assigned_symbols, assigned_variable, fresh_name
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error, unsupported
 from transpiler.passes import KernelReport, PassContext, map_kernels, register
@@ -115,10 +115,7 @@ class Lowering:
     block_decls: list[ir.Stmt] = field(default_factory=list)
 
     def fresh(self, base: str, type_: str, loc) -> tuple[str, int]:
-        name = base
-        while name in self.used_names:
-            name += "_"
-        self.used_names.add(name)
+        name = fresh_name(base, self.used_names)
         return name, self.ctx.fresh_sym(name, type_, "local", loc)
 
     # ------------------------------------------------------------------------------- checks
@@ -129,7 +126,7 @@ class Lowering:
         if e is None:
             return True
         for n in e.walk():
-            if loop_var is not None and _assigns(n, loop_var):
+            if loop_var is not None and assigned_variable(n) == loop_var:
                 continue
             if isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx":
                 return False
@@ -211,7 +208,7 @@ class Lowering:
         if s.init is not None and not (isinstance(s.init, ir.VarDecl) and s.init.storage == "auto"
                                        and self.block_level(s.init.init)):
             return False
-        if var is not None and any(_assigns(n, var) for n in s.body.walk()):
+        if var is not None and var in assigned_symbols(s.body):
             return False
         saved = set(self.thread_locals)
         self.thread_locals.discard(var)
@@ -230,8 +227,7 @@ class Lowering:
         return ir.Name(name, sym, loc=e.loc), [ir.ThreadLoop(ir.Block((assign,), loc=e.loc), loc=e.loc)]
 
     def loop(self, s: ir.Stmt, via: tuple[str, ...]) -> list[ir.Stmt]:
-        for part in (getattr(s, "cond", None),):
-            self.check_uniform(part, s)
+        self.check_uniform(s.cond, s)
         native_for = isinstance(s, ir.For) and self.native_for_header(s)
         if native_for and isinstance(s.init, ir.VarDecl):
             self.thread_locals.discard(s.init.sym)  # a block-level loop variable
@@ -275,10 +271,6 @@ class Lowering:
         body = inner + pre + [ir.If(ir.Unary("!", cond), ir.Break(), loc=s.loc)]
         out.append(ir.While(ir.Literal("true"), ir.Block(tuple(body), loc=s.loc), loc=s.loc))
         return out
-
-
-def _assigns(n: ir.Node, sym: int) -> bool:
-    return assigned_variable(n) == sym
 
 
 @dataclass

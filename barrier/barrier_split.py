@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import networkx as nx
 
 from barrier.effects import is_pure_function
-from barrier.liveness import assigned_symbols, per_thread_array_type, used_symbols
+from barrier.liveness import assigned_symbols, fresh_name, per_thread_array_type, used_symbols
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error, unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -155,7 +155,7 @@ class BarrierSplit:
             decl = decls[sym]
             if decl.type.endswith("&") or "&&" in decl.type:
                 raise unsupported(decl.loc, "a reference variable that lives across __syncthreads()")
-            name = _fresh(f"{decl.name}_per_thread", used_names)
+            name = fresh_name(f"{decl.name}_per_thread", used_names)
             type_ = per_thread_array_type(decl.type, MAX_THREADS_PER_BLOCK)
             storage_sym = ctx.fresh_sym(name, type_, "local", decl.loc)
             storage_decls.append(ir.VarDecl(storage_sym, name, type_, loc=decl.loc))
@@ -168,19 +168,18 @@ class BarrierSplit:
             if entry is None:
                 entry = {"barrier_line": after.loc.line, "names": [], "recomputed": []}
                 report.kept_values.append(entry)
-            entry.setdefault("recomputed", [])
             entry["names" if sym in kept else "recomputed"].append(decls[sym].name)
 
+        repeated = _loops_in_block_loops(grid.body)
         has_exit = any(ir.contains(loop, ir.Return) for loop in loops[:-1]) or any(
-            ir.contains(loop, ir.Return) for loop in _loops_in_block_loops(grid.body))
+            ir.contains(loop, ir.Return) for loop in loops if id(loop) in repeated)
         exit_flag = ""
         if has_exit:
-            exit_flag = _fresh("exited", used_names)
+            exit_flag = fresh_name("exited", used_names)
             flag_type = f"bool[{MAX_THREADS_PER_BLOCK}]"
             flag_sym = ctx.fresh_sym(exit_flag, flag_type, "local", kernel.loc)
             storage_decls.append(ir.VarDecl(flag_sym, exit_flag, flag_type, ir.InitList(()), loc=kernel.loc))
         first_exit = next((i for i, loop in enumerate(loops) if ir.contains(loop, ir.Return)), len(loops))
-        repeated = {id(loop) for loop in _loops_in_block_loops(grid.body)}
 
         counter = iter(range(len(loops)))
 
@@ -190,7 +189,7 @@ class BarrierSplit:
             j = next(counter)
             body = _rewrite_kept_decls(node.body, storage)
             needed = _needed_recomputations(uses[j], recomputed, kept, operands, declared_in, j)
-            prologue = tuple(replace(decls[s], loc=decls[s].loc) for s in sorted(
+            prologue = tuple(decls[s] for s in sorted(
                 needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
             body = replace(body, stmts=prologue + body.stmts)
             touched_syms = used_symbols(body) | {s for s in storage if declared_in[s] == j}
@@ -205,13 +204,10 @@ class BarrierSplit:
         return ir.replace_grid_loop(kernel, replace(grid, body=new_body))
 
 
-def _loops_in_block_loops(body: ir.Block) -> list[ir.ThreadLoop]:
-    """Thread loops inside block-level loops (they run again after later thread loops)."""
-    found = []
-    for s in body.walk():
-        if isinstance(s, (ir.For, ir.While, ir.DoWhile)) and not isinstance(s, ir.ThreadLoop):
-            found.extend(n for n in s.walk() if isinstance(n, ir.ThreadLoop))
-    return found
+def _loops_in_block_loops(body: ir.Block) -> set[int]:
+    """Ids of the thread loops inside block-level loops (they run again after later thread loops)."""
+    return {id(n) for s in body.walk() if isinstance(s, (ir.For, ir.While, ir.DoWhile))
+            for n in s.walk() if isinstance(n, ir.ThreadLoop)}
 
 
 def _needed_recomputations(used: set[int], recomputed: set[int], kept: set[int],
@@ -258,11 +254,3 @@ def _check_distinct_names(kept: tuple[ir.KeptVar, ...]) -> None:
             raise unsupported(kv.loc, f"two variables named '{kv.name}' that both live across __syncthreads() "
                               "(rename one)")
         seen[kv.name] = kv
-
-
-def _fresh(base: str, used: set[str]) -> str:
-    name = base
-    while name in used:
-        name += "_"
-    used.add(name)
-    return name

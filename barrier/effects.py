@@ -326,8 +326,7 @@ def is_pure_function(name: str) -> bool:
     return base in PURE_FUNCTIONS or bool(_PURE_PATTERN.match(base))
 
 
-def callee_name(func: str) -> str:
-    return func.split("<", 1)[0].rsplit("::", 1)[-1]
+callee_name = ir.callee_name
 
 
 # ------------------------------------------------------------------------------ kernel shape

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import callee_name
 from transpiler import ir
 from transpiler.diagnostics import unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -42,7 +41,7 @@ MAX_DEPTH = 16
 
 def synchronizing_functions(bodies: dict[str, ir.DeviceFunction]) -> set[str]:
     """Names of the functions that contain a barrier, directly or through calls."""
-    calls = {name: {callee_name(n.func) for n in fn.body.walk() if isinstance(n, ir.Call)}
+    calls = {name: {ir.callee_name(n.func) for n in fn.body.walk() if isinstance(n, ir.Call)}
              for name, fn in bodies.items()}
     found = {name for name, fn in bodies.items() if ir.contains(fn.body, ir.Barrier)}
     changed = True
@@ -63,7 +62,7 @@ class Inliner:
     depth: int = 0
 
     def is_sync_call(self, e: ir.Node) -> bool:
-        return isinstance(e, ir.Call) and callee_name(e.func) in self.sync
+        return isinstance(e, ir.Call) and ir.callee_name(e.func) in self.sync
 
     def fresh(self, base: str) -> str:
         name = base
@@ -166,7 +165,7 @@ class Inliner:
         return ir.Name(name, sym, loc=call.loc), [decl] + self.inline(call, ir.Name(name, sym, loc=call.loc))
 
     def function(self, call: ir.Call) -> ir.DeviceFunction:
-        fn = self.ctx.device_bodies.get(callee_name(call.func))
+        fn = self.ctx.device_bodies.get(ir.callee_name(call.func))
         if fn is None:
             raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes: it is overloaded or "
                               "its body could not be read")
@@ -199,15 +198,7 @@ class Inliner:
             return node
 
         body = ir.transform(body, rename)
-        needs = self.ctx.device_builtins
-
-        def pass_builtins(node: ir.Node) -> ir.Node:
-            if isinstance(node, ir.Call) and callee_name(node.func) in needs:
-                extra = tuple(ir.BuiltinVector(v, loc=node.loc) for v in needs[callee_name(node.func)])
-                return replace(node, args=extra + node.args)
-            return node
-
-        body = ir.transform(body, pass_builtins)
+        body = ir.pass_builtins_to_calls(body, self.ctx.device_builtins)
         stmts = list(body.stmts)
         if stmts and isinstance(stmts[-1], ir.Return):
             ret = stmts.pop()
@@ -231,7 +222,7 @@ class InlineDevice:
     required = True
 
     def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        sync = synchronizing_functions(ctx.device_bodies)
+        sync = set(ctx.synchronizing) | synchronizing_functions(ctx.device_bodies)
         if not sync:
             return program
         return map_kernels(program, lambda k: self.kernel(k, ctx, sync))
@@ -239,7 +230,7 @@ class InlineDevice:
     def kernel(self, kernel: ir.Kernel, ctx: PassContext, sync: set[str]) -> ir.Kernel:
         grid = ir.grid_loop(kernel)
         assert grid is not None, "inline-device runs after parallel-loops"
-        if not any(isinstance(n, ir.Call) and callee_name(n.func) in sync for n in grid.walk()):
+        if not any(isinstance(n, ir.Call) and ir.callee_name(n.func) in sync for n in grid.walk()):
             return kernel
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         inliner = Inliner(ctx, sync, used)

@@ -46,3 +46,12 @@ def assigned_variable(n: ir.Node) -> int | None:
 def assigned_symbols(node: ir.Node) -> set[int]:
     """Variables assigned, incremented or whose address is taken anywhere in ``node``."""
     return {sym for n in node.walk() if (sym := assigned_variable(n)) is not None}
+
+
+def fresh_name(base: str, used: set[str]) -> str:
+    """``base``, with ``_`` appended until it is not in ``used``; the name is then added to it."""
+    name = base
+    while name in used:
+        name += "_"
+    used.add(name)
+    return name

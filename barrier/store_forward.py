@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier.effects import GLOBAL, PARAM, SHARED, Access, KernelFacts, conflict, kernel_facts
+from barrier.liveness import fresh_name
 from transpiler import ir
 from transpiler.passes import PassContext, map_kernels, register
 
@@ -172,7 +173,7 @@ class StoreForward:
             window = _window(stmts, i, last)
             if any(conflict(w, store, facts) for j in window for w in _writes(facts, stmts[j], store.obj)):
                 continue
-            name = _fresh(f"{_base_name(target)}_fwd", used)
+            name = fresh_name(f"{_base_name(target)}_fwd", used)
             sym = ctx.fresh_sym(name, elem, "local", s.loc)
             tmp = ir.Name(name, sym, loc=s.loc)
             for j, new in rewritten.items():
@@ -261,11 +262,3 @@ def _base_name(e: ir.Expr) -> str:
     while isinstance(e, (ir.Index, ir.Unary, ir.Cast)):
         e = e.base if isinstance(e, ir.Index) else e.operand
     return e.name if isinstance(e, ir.Name) else "stored"
-
-
-def _fresh(base: str, used: set[str]) -> str:
-    name = base
-    while name in used:
-        name += "_"
-    used.add(name)
-    return name

@@ -157,3 +157,14 @@ def test_value_updated_through_its_members_is_kept_not_recomputed(tmp_path):
     assert run.stdout.strip() == "PASS", run.stdout + run.stderr
     kept = [n for e in result.explain["kernels"][0]["kept_values"] for n in e["names"]]
     assert "acc" in kept
+
+
+def test_call_to_an_overloaded_synchronizing_function_is_a_located_error(tmp_path):
+    cu = tmp_path / "overloaded.cu"
+    cu.write_text("__device__ void sync_twice(int *s) { __syncthreads(); s[0] = 1; __syncthreads(); }\n"
+                  "__device__ void sync_twice(float *s) { __syncthreads(); s[0] = 1.0f; }\n"
+                  "__global__ void k(int *a) {\n    sync_twice(a);\n}\n")
+    with pytest.raises(CompileError) as err:
+        translate_file(cu)
+    diag = err.value.diagnostics[0]
+    assert (diag.loc.line, diag.loc.column) == (4, 5) and "overloaded" in diag.message

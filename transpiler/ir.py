@@ -424,6 +424,24 @@ def transform(node: Node, fn) -> Node:
     return fn(map_children(node, lambda child: transform(child, fn)))
 
 
+def callee_name(func: str) -> str:
+    """The function a call names, without template arguments and qualifiers: ``ns::f<T>`` -> ``f``."""
+    return func.split("<", 1)[0].rsplit("::", 1)[-1]
+
+
+def pass_builtins_to_calls(node: Node, needs: dict[str, tuple[str, ...]]) -> Node:
+    """Calls to translated device functions get the builtin vectors they read (``needs``, by
+    function name) as leading arguments."""
+
+    def rewrite(n: Node) -> Node:
+        if isinstance(n, Call) and callee_name(n.func) in needs:
+            extra = tuple(BuiltinVector(v, loc=n.loc) for v in needs[callee_name(n.func)])
+            return replace(n, args=extra + n.args)
+        return n
+
+    return transform(node, rewrite)
+
+
 def contains(node: Node, kind: type) -> bool:
     return any(isinstance(n, kind) for n in node.walk())
 

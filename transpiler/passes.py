@@ -60,6 +60,9 @@ class PassContext:
     #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
     #: barrier passes read what a called function accesses); overloaded names are left out.
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
+    #: Names of the ``__device__`` functions that synchronize (inlined by ``inline-device``),
+    #: including overloaded ones, which have no entry in ``device_bodies``.
+    synchronizing: frozenset[str] = frozenset()
     #: The builtin vectors each translated ``__device__`` function takes as leading arguments.
     device_builtins: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: What the kernel launch sites prove, by kernel name (``cuda_front.launch_sites.LaunchFacts``).

@@ -140,23 +140,6 @@ def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
     return {name: tuple(v for v in order if v in b) for name, b in needs.items() if b}
 
 
-def _callee_base(func: str) -> str:
-    base = func.split("<", 1)[0]
-    return base.rsplit("::", 1)[-1]
-
-
-def pass_builtins_to_calls(node: ir.Node, needs: dict[str, tuple[str, ...]]) -> ir.Node:
-    """Calls to translated device functions get the builtin vectors as leading arguments."""
-
-    def rewrite(n: ir.Node) -> ir.Node:
-        if isinstance(n, ir.Call) and _callee_base(n.func) in needs:
-            extra = tuple(ir.BuiltinVector(v, loc=n.loc) for v in needs[_callee_base(n.func)])
-            return ir.Call(n.func, extra + n.args, n.sym, loc=n.loc)
-        return n
-
-    return ir.transform(node, rewrite)
-
-
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
     """Overloaded device functions that call ``__syncthreads()`` (left out of the analysis bodies;
     a kernel calling one gets a located error from ``inline-device``)."""
@@ -300,10 +283,10 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
                 device_fns.append(ir.DeviceFunction(fn.name, fn.return_type, fn.params, fn.body, needs[name],
                                                     fn.template, fn.qualifiers, loc=fn.loc))
     program = ir.Program(kernels, tuple(device_fns))
-    program = pass_builtins_to_calls(program, needs)
+    program = ir.pass_builtins_to_calls(program, needs)
 
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, device_bodies=bodies,
-                      device_builtins=needs, launches=launch_sites.analyze(unit.tu, scan.kernels))
+                      device_builtins=needs, synchronizing=frozenset(inlined), launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}
