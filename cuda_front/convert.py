@@ -19,6 +19,7 @@ After (IR)::
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import clang.cindex as ci
@@ -182,6 +183,9 @@ class Converter:
             raise unsupported(loc, "goto and labels in device code")
         if kind in (K.ASM_STMT, K.MS_ASM_STMT):
             raise unsupported(loc, "inline assembly in device code")
+        if kind == K.UNEXPOSED_STMT and _is_loop_hint(cursor):
+            # `#pragma unroll [n]` before a loop: a hint, dropped (g++ unrolls on its own).
+            return self.stmts(list(cursor.get_children())[-1])
         if kind.is_expression() or kind == K.UNEXPOSED_EXPR:
             if _is_barrier_call(cursor):
                 return [ir.Barrier(loc=loc)]
@@ -293,6 +297,8 @@ class Converter:
             op = clang_ext.unary_operator(cursor)
             if op.startswith("post"):
                 return ir.Unary(op[4:], self.expr(children[0]), postfix=True, loc=loc)
+            if op == "__extension__":  # only silences pedantic warnings (glibc's assert)
+                return self.expr(children[0])
             if op not in ("+", "-", "!", "~", "*", "&", "++", "--"):
                 raise unsupported(loc, f"the unary operator '{op}'")
             return ir.Unary(op, self.expr(children[0]), loc=loc)
@@ -456,6 +462,9 @@ class Converter:
         tokens = list(cursor.get_tokens())
         if len(tokens) == 1 and tokens[0].kind == ci.TokenKind.LITERAL and not clang_ext.from_macro(cursor):
             return tokens[0].spelling
+        if cursor.kind == K.STRING_LITERAL and cursor.spelling.startswith('"'):
+            # Made by a macro (assert's #expr, __FILE__): libclang spells the literal, escaped.
+            return cursor.spelling
         value = clang_ext.evaluate(cursor)
         if value is None:
             raise unsupported(location(cursor), "a literal spelled through a macro")
@@ -473,6 +482,14 @@ class Converter:
 
 
 # ------------------------------------------------------------------------------------ helpers
+
+
+def _is_loop_hint(cursor: ci.Cursor) -> bool:
+    """True for the statement clang makes of ``#pragma unroll`` (or ``nounroll``) and its loop."""
+    tokens = [t.spelling for t in itertools.islice(cursor.get_tokens(), 3)]
+    children = list(cursor.get_children())
+    return (tokens[:2] == ["#", "pragma"] and len(tokens) == 3 and tokens[2] in ("unroll", "nounroll")
+            and len(children) == 1 and children[0].kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT))
 
 
 def _is_barrier_call(cursor: ci.Cursor) -> bool:

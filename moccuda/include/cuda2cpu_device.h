@@ -67,6 +67,13 @@ inline __host__ __device__ long long clock64(void)
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+/* Suspends the calling thread for about `ns` nanoseconds (CUDA: at most 1 ms, a hint). */
+inline __host__ __device__ void __nanosleep(unsigned int ns)
+{
+    struct timespec wait = {0, (long)(ns < 1000000u ? ns : 1000000u)};
+    nanosleep(&wait, 0);
+}
+
 #ifndef __CUDA2CPU_PARSE__
 namespace moccuda {
 
