@@ -1,0 +1,178 @@
+// __half / __nv_bfloat16 (cuda_fp16.h, cuda_bf16.h): conversions, operators, intrinsics, half2,
+// atomicAdd; and vector types with the operators people define for them themselves.
+// References: the binary16/bfloat16 value nearest to a double, found by searching every
+// encoding (decoded with ldexp), so they do not depend on the conversions under test.
+#include <cmath>
+#include <cstdio>
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+#define N 200
+#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL: "); printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
+
+// ---- user-defined vector operators (as in the CUDA samples' helper_math.h) ----
+inline __host__ __device__ float3 operator+(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }
+inline __host__ __device__ float3 operator*(float3 a, float s) { return make_float3(a.x * s, a.y * s, a.z * s); }
+inline __host__ __device__ void operator+=(float3 &a, float3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }
+inline __host__ __device__ float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline __host__ __device__ float3 make_float3(float s) { return make_float3(s, s, s); }
+inline __host__ __device__ int2 operator-(int2 a, int2 b) { return make_int2(a.x - b.x, a.y - b.y); }
+inline __host__ __device__ bool operator==(int2 a, int2 b) { return a.x == b.x && a.y == b.y; }
+
+struct HalfResults {
+    unsigned short h_conv, h_add, h_sub, h_mul, h_div, h_fma, h_ops, h_neg, h_max, h2_lo, h2_hi;
+    unsigned short b_conv, b_add, b_mul, b_fma;
+    float h_back, b_back;
+    int h_lt, h_int;
+};
+
+__device__ float value(int i) { return (i - 100) * 0.37f + (i % 7) * 1e-3f; }
+
+__global__ void halves(HalfResults *r, __half *hsum, __nv_bfloat16 *bsum)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= N) return;
+    float x = value(i), y = 1.0f + i * 0.01f;
+    __half a = __float2half(x), b = __float2half_rn(y);
+    __nv_bfloat16 c = __float2bfloat16(x), d = __float2bfloat16(y);
+    HalfResults o;
+    o.h_conv = __half_as_ushort(a);
+    o.h_add = __half_as_ushort(__hadd(a, b));
+    o.h_sub = __half_as_ushort(__hsub(a, b));
+    o.h_mul = __half_as_ushort(__hmul(a, b));
+    o.h_div = __half_as_ushort(__hdiv(a, b));
+    o.h_fma = __half_as_ushort(__hfma(a, b, __float2half(0.5f)));
+    __half e = a * b + a;          // operators: two roundings
+    e -= b;
+    o.h_ops = __half_as_ushort(e);
+    o.h_neg = __half_as_ushort(__hneg(a));
+    o.h_max = __half_as_ushort(__hmax(a, b));
+    __half2 p = __floats2half2_rn(x, y), q = __half2half2(b);
+    __half2 s = __hadd2(__hmul2(p, q), p);
+    o.h2_lo = __half_as_ushort(__low2half(s));
+    o.h2_hi = __half_as_ushort(__high2half(s));
+    o.h_back = __half2float(a);
+    o.h_lt = __hlt(a, b) ? 1 : 0;
+    o.h_int = __half2int_rn(a);
+    o.b_conv = __bfloat16_as_ushort(c);
+    o.b_add = __bfloat16_as_ushort(__hadd(c, d));
+    o.b_mul = __bfloat16_as_ushort(c * d);
+    o.b_fma = __bfloat16_as_ushort(__hfma(c, d, c));
+    o.b_back = __bfloat162float(c);
+    r[i] = o;
+    atomicAdd(hsum, __float2half(0.25f));
+    atomicAdd(bsum, __float2bfloat16(1.0f));
+}
+
+__global__ void particles(const float3 *pos, const float3 *vel, float3 *out, float *energy, int2 *diff, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float3 p = pos[i];
+    p += vel[i] * 0.5f;
+    out[i] = p + make_float3(1.0f);
+    energy[i] = dot(vel[i], vel[i]);
+    diff[i] = make_int2(i, 2 * i) - make_int2(1, 1);
+}
+
+// ---- host references ----
+static double decode(unsigned int bits, int exp_bits, int man_bits)
+{
+    int bias = (1 << (exp_bits - 1)) - 1;
+    unsigned int e = (bits >> man_bits) & ((1u << exp_bits) - 1), m = bits & ((1u << man_bits) - 1);
+    double sign = (bits >> (exp_bits + man_bits)) ? -1.0 : 1.0;
+    if (e == (1u << exp_bits) - 1) return m ? NAN : sign * INFINITY;
+    if (e == 0) return sign * std::ldexp((double)m, 1 - bias - man_bits);
+    return sign * std::ldexp((double)((1u << man_bits) | m), (int)e - bias - man_bits);
+}
+// Nearest encoding by binary search over the positive encodings (their values increase with
+// the bits), ties to the even encoding; half an ulp or more beyond the largest finite value:
+// infinity.  The sign is kept (a negative value rounding to zero gives -0).
+static unsigned int nearest(double v, int exp_bits, int man_bits)
+{
+    unsigned int sign = std::signbit(v) ? 1u << (exp_bits + man_bits) : 0u;
+    unsigned int max_finite = ((1u << exp_bits) - 2) << man_bits | ((1u << man_bits) - 1);
+    double a = std::fabs(v), top = decode(max_finite, exp_bits, man_bits);
+    if (a >= top + (top - decode(max_finite - 1, exp_bits, man_bits)) / 2)
+        return sign | ((1u << exp_bits) - 1) << man_bits;
+    unsigned int lo = 0, hi = max_finite;  // decode(lo) <= a; find the largest such
+    while (lo < hi) {
+        unsigned int mid = (lo + hi + 1) / 2;
+        if (decode(mid, exp_bits, man_bits) <= a) lo = mid; else hi = mid - 1;
+    }
+    if (lo < max_finite) {
+        double below = a - decode(lo, exp_bits, man_bits), above = decode(lo + 1, exp_bits, man_bits) - a;
+        if (above < below || (above == below && (lo & 1))) ++lo;
+    }
+    return sign | lo;
+}
+static unsigned int H(double v) { return nearest(v, 5, 10); }
+static double h(unsigned int bits) { return decode(bits, 5, 10); }
+static unsigned int B(double v) { return nearest(v, 8, 7); }
+static double b(unsigned int bits) { return decode(bits, 8, 7); }
+
+int main()
+{
+    // Known encodings first.
+    CHECK(H(1.0 / 3.0) == 0x3555 && H(65504.0) == 0x7bff && H(65520.0) == 0x7c00 && H(std::ldexp(1.0, -24)) == 0x0001,
+          "host reference for binary16");
+    CHECK(B(1.0 / 3.0) == 0x3eab && B(1.0) == 0x3f80, "host reference for bfloat16");
+
+    HalfResults *dr, r[N];
+    __half *dhsum; __nv_bfloat16 *dbsum;
+    cudaMalloc(&dr, sizeof r);
+    cudaMalloc(&dhsum, sizeof(__half));
+    cudaMalloc(&dbsum, sizeof(__nv_bfloat16));
+    cudaMemset(dhsum, 0, sizeof(__half));
+    cudaMemset(dbsum, 0, sizeof(__nv_bfloat16));
+    halves<<<(N + 63) / 64, 64>>>(dr, dhsum, dbsum);
+    __half hsum; __nv_bfloat16 bsum;
+    cudaMemcpy(r, dr, sizeof r, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&hsum, dhsum, sizeof hsum, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&bsum, dbsum, sizeof bsum, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < N; ++i) {
+        float x = (i - 100) * 0.37f + (i % 7) * 1e-3f, y = 1.0f + i * 0.01f;
+        unsigned int a = H(x), bb = H(y);
+        double av = h(a), bv = h(bb);
+        const HalfResults &o = r[i];
+        CHECK(o.h_conv == a, "__float2half %d: %04x != %04x", i, o.h_conv, a);
+        CHECK(o.h_back == (float)av, "__half2float %d", i);
+        CHECK(o.h_add == H(av + bv) && o.h_sub == H(av - bv) && o.h_mul == H(av * bv), "__hadd/__hsub/__hmul %d", i);
+        CHECK(o.h_div == H(av / bv), "__hdiv %d: %04x != %04x", i, o.h_div, H(av / bv));
+        CHECK(o.h_fma == H(av * bv + 0.5), "__hfma %d", i);
+        CHECK(o.h_ops == H(h(H(h(H(av * bv)) + av)) - bv), "half operators %d", i);
+        CHECK(o.h_neg == (a ^ 0x8000u) && o.h_max == (av > bv ? a : bb), "__hneg/__hmax %d", i);
+        double py = bv;
+        CHECK(o.h2_lo == H(h(H(av * bv)) + av) && o.h2_hi == H(h(H(py * bv)) + py), "half2 %d", i);
+        CHECK(o.h_lt == (av < bv) && o.h_int == (int)std::nearbyint(av), "__hlt/__half2int_rn %d", i);
+        unsigned int c = B(x), d = B(y);
+        CHECK(o.b_conv == c && o.b_back == (float)b(c), "__float2bfloat16 %d: %04x != %04x", i, o.b_conv, c);
+        CHECK(o.b_add == B(b(c) + b(d)) && o.b_mul == B(b(c) * b(d)), "bfloat16 add/mul %d", i);
+        CHECK(o.b_fma == B(b(c) * b(d) + b(c)), "bfloat16 fma %d", i);
+    }
+    CHECK(__half2float(hsum) == 0.25f * N, "atomicAdd(__half) %f", __half2float(hsum));
+    CHECK(__bfloat162float(bsum) == (float)N, "atomicAdd(__nv_bfloat16) %f", __bfloat162float(bsum));
+
+    const int n = 100;
+    float3 pos[n], vel[n], out[n], *dpos, *dvel, *dout;
+    float energy[n], *denergy;
+    int2 diff[n], *ddiff;
+    for (int i = 0; i < n; ++i) { pos[i] = make_float3(i, -i, 0.5f * i); vel[i] = make_float3(1, 2, i % 3); }
+    cudaMalloc(&dpos, sizeof pos); cudaMalloc(&dvel, sizeof vel); cudaMalloc(&dout, sizeof out);
+    cudaMalloc(&denergy, sizeof energy); cudaMalloc(&ddiff, sizeof diff);
+    cudaMemcpy(dpos, pos, sizeof pos, cudaMemcpyHostToDevice);
+    cudaMemcpy(dvel, vel, sizeof vel, cudaMemcpyHostToDevice);
+    particles<<<(n + 31) / 32, 32>>>(dpos, dvel, dout, denergy, ddiff, n);
+    cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);
+    cudaMemcpy(energy, denergy, sizeof energy, cudaMemcpyDeviceToHost);
+    cudaMemcpy(diff, ddiff, sizeof diff, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; ++i) {
+        float ex = i + 0.5f * 1 + 1, ey = -i + 0.5f * 2 + 1, ez = 0.5f * i + 0.5f * (i % 3) + 1;
+        CHECK(out[i].x == ex && out[i].y == ey && out[i].z == ez, "float3 operators %d", i);
+        CHECK(energy[i] == 1 + 4 + (i % 3) * (i % 3), "dot %d", i);
+        CHECK(diff[i].x == i - 1 && diff[i].y == 2 * i - 1, "int2 operator- %d", i);
+    }
+    printf("PASS\n");
+    return 0;
+}

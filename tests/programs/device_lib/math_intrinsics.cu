@@ -1,0 +1,139 @@
+// CUDA's math library and intrinsics in device code, checked against host references written
+// with plain loops and double-precision C math (not with the functions under test).
+#include <cmath>
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#define N 256
+#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL: "); printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
+
+struct FloatResults {
+    float expf_, logf_, fdividef_, rsqrtf_, sin_, cos_, sinpi_, cospi_, saturate_, fmaf_, fadd_, fmul_;
+    float fsub_, fdiv_, powf_, sinf_;
+};
+struct IntResults {
+    int f2i_rn, f2i_rz, f2i_ru, f2i_rd, mul24, popc, popcll, ffs, ffsll, clz, clzll;
+    unsigned int f2u_rn, umul24, brev, byte_perm;
+    long long f2ll_rn;
+};
+
+__device__ float input(int i) { return (i - 128) * 0.3125f + 0.0625f; }
+
+__global__ void float_intrinsics(FloatResults *r)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = input(i), ax = fabsf(x) + 0.5f;
+    FloatResults o;
+    o.expf_ = __expf(x * 0.1f);
+    o.logf_ = __logf(ax);
+    o.fdividef_ = __fdividef(x, ax);
+    o.rsqrtf_ = rsqrtf(ax);
+    sincosf(x, &o.sin_, &o.cos_);
+    sincospif(x, &o.sinpi_, &o.cospi_);
+    o.saturate_ = __saturatef(x * 0.05f);
+    o.fmaf_ = __fmaf_rn(x, 3.0f, -1.0f);
+    o.fadd_ = __fadd_rn(x, 0.25f);
+    o.fmul_ = __fmul_rn(x, x);
+    o.fsub_ = __fsub_rn(x, 10.0f);
+    o.fdiv_ = __fdiv_rn(1.0f, ax);
+    o.powf_ = __powf(ax, 1.5f);
+    o.sinf_ = __sinf(x);
+    r[i] = o;
+}
+
+__global__ void integer_intrinsics(IntResults *r)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = input(i) * 1.6f;  // includes exact halves: ties for _rn
+    unsigned int u = (unsigned int)i * 2654435761u;
+    unsigned long long w = ((unsigned long long)u << 29) ^ (unsigned long long)i;
+    IntResults o;
+    o.f2i_rn = __float2int_rn(x);
+    o.f2i_rz = __float2int_rz(x);
+    o.f2i_ru = __float2int_ru(x);
+    o.f2i_rd = __float2int_rd(x);
+    o.f2u_rn = __float2uint_rn(x);          // negative -> 0
+    o.f2ll_rn = __float2ll_rn(x * 1e10f);
+    o.mul24 = __mul24(i - 100, (int)(u & 0xffffff) - 0x800000);
+    o.umul24 = __umul24(u, u >> 8);
+    o.popc = __popc(u);
+    o.popcll = __popcll(w);
+    o.ffs = __ffs((int)(u & (0xffffffffu << (i % 32))) * (i % 5 != 0));
+    o.ffsll = __ffsll((long long)(w << (i % 64)));
+    o.clz = __clz((int)(u >> (i % 32)));
+    o.clzll = __clzll((long long)(w >> (i % 64)));
+    o.brev = __brev(u);
+    o.byte_perm = __byte_perm(u, ~u, (unsigned int)i * 0x1111u);
+    r[i] = o;
+}
+
+// ---- host references, written without the intrinsics ----
+static int ref_popc(unsigned long long v) { int c = 0; for (; v; v >>= 1) c += (int)(v & 1); return c; }
+static int ref_ffs(unsigned long long v, int bits) { for (int b = 0; b < bits; ++b) if ((v >> b) & 1) return b + 1; return 0; }
+static int ref_clz(unsigned long long v, int bits) { int c = 0; for (int b = bits - 1; b >= 0 && !((v >> b) & 1); --b) ++c; return c; }
+static unsigned int ref_brev(unsigned int v) { unsigned int r = 0; for (int b = 0; b < 32; ++b) if ((v >> b) & 1) r |= 1u << (31 - b); return r; }
+static unsigned int ref_byte_perm(unsigned int x, unsigned int y, unsigned int s)
+{
+    unsigned char bytes[8];
+    for (int k = 0; k < 4; ++k) { bytes[k] = (unsigned char)(x >> (8 * k)); bytes[4 + k] = (unsigned char)(y >> (8 * k)); }
+    unsigned int r = 0;
+    for (int k = 0; k < 4; ++k) r |= (unsigned int)bytes[(s >> (4 * k)) & 7] << (8 * k);
+    return r;
+}
+static long long ref_round_even(double v)  // round half to even, by hand
+{
+    double f = std::floor(v), d = v - f;
+    long long n = (long long)f;
+    if (d > 0.5 || (d == 0.5 && (n & 1))) ++n;
+    return n;
+}
+static bool close(double got, double want, double rel) { return std::fabs(got - want) <= rel * (std::fabs(want) + 1e-30) + 1e-7; }
+
+int main()
+{
+    FloatResults *df, hf[N];
+    IntResults *di, hi[N];
+    cudaMalloc(&df, sizeof hf);
+    cudaMalloc(&di, sizeof hi);
+    float_intrinsics<<<N / 64, 64>>>(df);
+    integer_intrinsics<<<N / 64, 64>>>(di);
+    cudaMemcpy(hf, df, sizeof hf, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hi, di, sizeof hi, cudaMemcpyDeviceToHost);
+    const double pi = 3.14159265358979323846;
+    for (int i = 0; i < N; ++i) {
+        double x = (i - 128) * 0.3125 + 0.0625, ax = std::fabs(x) + 0.5;
+        const FloatResults &o = hf[i];
+        CHECK(close(o.expf_, std::exp((double)(float)(x * 0.1f)), 2e-6), "__expf %d", i);
+        CHECK(close(o.logf_, std::log(ax), 2e-6), "__logf %d", i);
+        CHECK(close(o.fdividef_, x / ax, 2e-6), "__fdividef %d", i);
+        CHECK(close(o.rsqrtf_, 1.0 / std::sqrt(ax), 2e-6), "rsqrtf %d", i);
+        CHECK(close(o.sin_, std::sin(x), 2e-6) && close(o.cos_, std::cos(x), 2e-6), "sincosf %d", i);
+        CHECK(close(o.sinpi_, std::sin(pi * x), 1e-5) && close(o.cospi_, std::cos(pi * x), 1e-5), "sincospif %d: %g %g", i, o.sinpi_, o.cospi_);
+        double sat = x * 0.05 < 0 ? 0 : (x * 0.05 > 1 ? 1 : (double)(float)(x * 0.05f));
+        CHECK(o.saturate_ == (float)sat, "__saturatef %d: %g", i, o.saturate_);
+        CHECK(o.fmaf_ == (float)(x * 3.0 - 1.0), "__fmaf_rn %d", i);  // exact in double, one rounding
+        CHECK(o.fadd_ == (float)(x + 0.25) && o.fmul_ == (float)(x * x) && o.fsub_ == (float)(x - 10.0), "__fadd/__fmul/__fsub_rn %d", i);
+        CHECK(o.fdiv_ == (float)(1.0 / ax), "__fdiv_rn %d", i);
+        CHECK(close(o.powf_, std::pow(ax, 1.5), 4e-6) && close(o.sinf_, std::sin(x), 2e-6), "__powf/__sinf %d", i);
+
+        const IntResults &n = hi[i];
+        double xi = (double)(float)((float)x * 1.6f);
+        unsigned int u = (unsigned int)i * 2654435761u;
+        unsigned long long w = ((unsigned long long)u << 29) ^ (unsigned long long)i;
+        CHECK(n.f2i_rn == ref_round_even(xi), "__float2int_rn %d: %g -> %d", i, xi, n.f2i_rn);
+        CHECK(n.f2i_rz == (int)xi && n.f2i_ru == (int)std::ceil(xi) && n.f2i_rd == (int)std::floor(xi), "__float2int_rz/ru/rd %d", i);
+        CHECK(n.f2u_rn == (xi < 0 ? 0u : (unsigned int)ref_round_even(xi)), "__float2uint_rn %d: %u", i, n.f2u_rn);
+        CHECK(n.f2ll_rn == ref_round_even((double)(float)((float)xi * 1e10f)), "__float2ll_rn %d", i);
+        long long a24 = i - 100, b24 = (long long)(u & 0xffffff) - 0x800000;
+        CHECK(n.mul24 == (int)(unsigned int)(a24 * b24), "__mul24 %d", i);
+        CHECK(n.umul24 == (unsigned int)((unsigned long long)(u & 0xffffff) * ((u >> 8) & 0xffffff)), "__umul24 %d", i);
+        CHECK(n.popc == ref_popc(u) && n.popcll == ref_popc(w), "__popc/__popcll %d", i);
+        CHECK(n.ffs == ref_ffs((u & (0xffffffffu << (i % 32))) * (i % 5 != 0), 32), "__ffs %d", i);
+        CHECK(n.ffsll == ref_ffs(w << (i % 64), 64), "__ffsll %d", i);
+        CHECK(n.clz == ref_clz(u >> (i % 32), 32) && n.clzll == ref_clz(w >> (i % 64), 64), "__clz/__clzll %d", i);
+        CHECK(n.brev == ref_brev(u), "__brev %d", i);
+        CHECK(n.byte_perm == ref_byte_perm(u, ~u, (unsigned int)i * 0x1111u), "__byte_perm %d", i);
+    }
+    printf("PASS\n");
+    return 0;
+}
