@@ -61,6 +61,10 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     _b("nw", "64 10", "2048 10", "8192 10"),
     _b("lavaMD", "3", "12", "24", rtol=1e-4, atol=1e-5),
     _b("pathfinder", "30 1000 10", "500 100000 20", "1000 1000000 20"),
+    _b("b+tree", "5000 1000", "1000000 200000", "4000000 1000000"),
+    # Same arithmetic per cell in both versions, float and double outputs.
+    _b("cfd", "16 16 3", "128 128 10", "256 256 20", rtol=1e-5, atol=1e-6),
+    _b("hotspot3D", "32 16 4 3", "256 256 16 20", "512 512 32 40", rtol=1e-5),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}
