@@ -1,14 +1,84 @@
 """The cuda2cpu command line: nvcc's flags, errors, exit codes, and nothing half-written."""
 
+import dataclasses
 import re
 import subprocess
 
 import pytest
 
 from support import EXAMPLES, run_cli as cuda2cpu
-from transpiler.cli import HELP, IGNORED_FLAGS, UsageError, parse_args
+from transpiler.nvcc_flags import OPTIONS, UNSUPPORTED, Input, Invocation, UsageError, help_text, parse_args
+
+#: A value each option accepts that changes the Invocation (the first choice, unless that is the default).
+SAMPLE_VALUES = {"std": "c++14", "opt": "2", "host_value": "8"}
+SAMPLE_OVERRIDES = {"--lowering": "fallback", "-x": "c++"}
+#: Options whose effect is not a field of the Invocation: -link is the default mode; the forward
+#: options change how unknown options are treated (test_forwarding_unknown_options).
+NO_FIELD_EFFECT = {"-link", "-forward-unknown-to-host-compiler", "-forward-unknown-to-host-linker",
+                   "-forward-unknown-opts"}
 
 
+def _spellings():
+    for opt in OPTIONS:
+        for name in opt.names:
+            yield pytest.param(opt, name, id=name)
+
+
+def _sample(opt, tmp_path) -> str:
+    if opt.action == "optf":
+        words = tmp_path / "opts.txt"
+        words.write_text("-DFROM_FILE=1  # a comment\n")
+        return str(words)
+    if opt.names[0] in SAMPLE_OVERRIDES:
+        return SAMPLE_OVERRIDES[opt.names[0]]
+    if opt.choices:
+        return opt.choices[0]
+    return SAMPLE_VALUES.get(opt.action, "v")
+
+
+@pytest.mark.parametrize("opt,name", _spellings())
+def test_every_option_in_the_table_parses_and_takes_effect(opt, name, tmp_path):
+    baseline = parse_args(["a.cu"])
+    forms = [[name]]
+    if opt.metavar is not None:
+        value = _sample(opt, tmp_path)
+        forms = [[name + "=" + value]] + ([] if opt.optional_value else [[name, value]])
+        if opt.joined and len(name) == 2:
+            forms.append([name + value])
+    for form in forms:
+        inv = parse_args([*form, "a.cu"])
+        assert inv.inputs == [Input("a.cu", "c++" if opt.action == "language" else "cu")]
+        if opt.names[0] not in NO_FIELD_EFFECT:
+            assert inv != baseline, f"{form} parsed but changed nothing"
+        if opt.section == "ignored":
+            assert inv.ignored == [name if opt.metavar is None else f"{name} {value}"]
+
+
+def _listed_options(text: str) -> set[str]:
+    """Every option spelling --help names, from its option lines and its ignored/refused lists."""
+    listed = set()
+    section = ""
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            section = line
+        elif section.startswith(("Accepted and ignored", "Refused")):
+            for word in line.split():
+                listed.update(word.removesuffix("=V").split("/"))
+        elif re.match(r"  -", line):
+            for spelling in line.strip().split("  ")[0].split(", "):
+                listed.add(re.split(r"[ =\[]", spelling)[0])
+    return listed
+
+
+def test_help_lists_exactly_the_options_that_parse():
+    listed = _listed_options(help_text())
+    table = {name for opt in OPTIONS if not opt.hidden for name in opt.names}
+    assert listed == table | set(UNSUPPORTED) | {"--no-PASS"}
+
+
+def test_help_is_the_cli_help():
+    done = cuda2cpu("--help")
+    assert done.returncode == 0 and done.stdout == help_text()
 
 
 def test_nvcc_flags_parse():
@@ -17,38 +87,53 @@ def test_nvcc_flags_parse():
     assert inv.opt == "-O2" and inv.debug and inv.include_dirs == ["inc"] and inv.defines == ["N=4"]
     assert inv.undefines == ["FOO"] and inv.std == "c++14"
     assert inv.compiler_flags == ["-Wextra", "-march=native"] and inv.linker_flags == ["--as-needed"]
-    assert inv.libraries == ["-lm", "-L/opt"] and inv.ccbin == "mpicxx" and inv.compile_only
-    assert inv.inputs == [("a.cu", "cu")] and inv.output == "a.o"
+    assert inv.libraries == ["-lm", "-L/opt"] and inv.ccbin == "mpicxx" and inv.mode == "compile"
+    assert inv.inputs == [Input("a.cu", "cu")] and inv.output == "a.o"
 
 
-@pytest.mark.parametrize("flag", sorted(IGNORED_FLAGS))
-def test_gpu_only_flags_are_accepted(flag):
-    argv = [flag] + (["sm_70"] if IGNORED_FLAGS[flag] else []) + ["a.cu"]
-    assert parse_args(argv).inputs == [("a.cu", "cu")]
+def test_defaults_are_nvccs():
+    inv = parse_args(["a.cu"])
+    assert inv.mode == "link" and inv.opt is None and inv.lowering == "auto" and inv.explain is None
+    assert inv == dataclasses.replace(Invocation(), inputs=[Input("a.cu", "cu")])
+    assert parse_args(["-c", "--link", "a.cu"]).mode == "link"  # the last mode given wins, as in nvcc
 
 
-def test_joined_gpu_flags_are_accepted():
-    inv = parse_args(["-arch=sm_80", "-gencode=arch=compute_70,code=sm_70", "-rdc=true", "a.cu"])
-    assert inv.inputs == [("a.cu", "cu")]
+def test_lists_split_at_commas_and_options_files_expand(tmp_path):
+    words = tmp_path / "flags"
+    words.write_text("-DB=2 -I 'dir with space'\n")
+    inv = parse_args(["-DA=1,C", "-optf", str(words), "-x", "cu", "k.cpp", "-x", "none", "m.cpp"])
+    assert inv.defines == ["A=1", "C", "B=2"] and inv.include_dirs == ["dir with space"]
+    assert inv.inputs == [Input("k.cpp", "cu"), Input("m.cpp", "c++")]
 
 
-def test_unknown_flag_is_an_error():
-    with pytest.raises(UsageError, match="unknown option '--frobnicate'"):
-        parse_args(["--frobnicate", "a.cu"])
+def test_forwarding_unknown_options():
+    with pytest.raises(UsageError, match="unknown option '-fno-fast'"):
+        parse_args(["-fno-fast", "a.cu"])
+    assert parse_args(["-fno-fast", "a.cu", "-forward-unknown-to-host-compiler"]).compiler_flags == ["-fno-fast"]
+    inv = parse_args(["--forward-unknown-to-host-linker", "-rpath=/x", "a.cu"])
+    assert inv.link_args == ["-rpath=/x"] and inv.compiler_flags == []
 
 
-def test_help_lists_only_flags_that_parse():
-    placeholders = {"PASS": "barrier-elim", "MODE": "auto"}
-    for flag in re.findall(r"^\s+(-{1,2}[A-Za-z][\w=+.-]*)", HELP, flags=re.M):
-        for placeholder, real in placeholders.items():
-            flag = flag.replace(placeholder, real)
-        if flag in ("-o", "-I", "-D", "-U", "-include", "-Xcompiler", "-Xlinker", "-l", "-L", "-ccbin", "-x"):
-            argv = [flag, "cu" if flag == "-x" else "v", "a.cu"]
-        elif flag in ("-O0",):
-            argv = ["-O0", "a.cu"]
-        else:
-            argv = [flag, "a.cu"]
-        parse_args(argv)  # raises on any flag --help promises but the parser lacks
+@pytest.mark.parametrize("argv,message", [
+    (["--frobnicate", "a.cu"], "unknown option '--frobnicate'"),
+    (["-ptx", "a.cu"], "not supported by cuda2cpu: it asks for GPU code"),
+    (["-O7", "a.cu"], "unknown optimization level '7'"),
+    (["--lowering=magic", "a.cu"], "'magic' is not a value of '--lowering'"),
+    (["-g=1", "a.cu"], "option '-g' takes no value"),
+    (["a.cu", "-o"], "option '-o' needs a value"),
+    (["a.txt"], "don't know what to do with 'a.txt'"),
+    ([], "no input files"),
+    (["-c", "a.cu", "b.cu", "-o", "x.o"], "-c with -o takes one input"),
+])
+def test_command_line_mistakes_are_errors(argv, message):
+    with pytest.raises(UsageError, match=re.escape(message)):
+        parse_args(argv)
+
+
+def test_usage_error_exit_1_without_traceback():
+    done = cuda2cpu("-cubin", "a.cu")
+    assert done.returncode == 1 and done.stderr.startswith("cuda2cpu: error: nvcc option '-cubin' is not supported")
+    assert "Traceback" not in done.stderr
 
 
 def test_unsupported_construct_exit_1_and_no_output(tmp_path):
@@ -160,3 +245,41 @@ def test_early_return_in_a_synchronizing_device_function_is_a_located_error(tmp_
     done = cuda2cpu("--emit=openmp", cu, "-o", tmp_path / "out.cpp")
     assert done.returncode == 1 and f"{cu}:3:9: error:" in done.stderr, done.stderr
     assert not (tmp_path / "out.cpp").exists()
+
+
+KERNEL = ('#include "fill.h"\n'
+          "__global__ void fill(int *a, int v) { a[threadIdx.x] = v + threadIdx.x; }\n"
+          "void launch_fill(int *a, int v) { fill<<<1, 8>>>(a, v); cudaDeviceSynchronize(); }\n")
+MAIN = ('#include <cstdio>\n#include "fill.h"\n'
+        'int main() { int a[8]; launch_fill(a, 40); std::printf(a[7] == 47 ? "PASS\\n" : "FAIL\\n"); }\n')
+
+
+def test_dependency_rules_name_the_headers(tmp_path):
+    (tmp_path / "fill.h").write_text("void launch_fill(int *a, int v);\n")
+    (tmp_path / "kern.cu").write_text(KERNEL)
+    nonsystem = cuda2cpu("-MM", "kern.cu", cwd=tmp_path)
+    assert nonsystem.returncode == 0, nonsystem.stderr
+    assert nonsystem.stdout.replace("\\\n", " ").split() == ["kern.o:", "kern.cu", "fill.h"]
+    everything = cuda2cpu("-M", "kern.cu", "-MT", "out/kern.o", "-MP", "-o", "kern.dep", cwd=tmp_path)
+    assert everything.returncode == 0 and everything.stdout == "", everything.stderr
+    words = (tmp_path / "kern.dep").read_text().replace("\\\n", " ").split()
+    assert words[:2] == ["out/kern.o:", "kern.cu"]
+    assert "fill.h" in words and "fill.h:" in words  # -MP: an empty rule for the header
+    assert any(w.endswith("moccuda/include/cuda_runtime.h") for w in words)  # -M: system headers too
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fill.h", "kern.cu", "kern.dep"]  # nothing built
+
+
+def test_objects_library_and_device_link_build_a_program(tmp_path):
+    (tmp_path / "fill.h").write_text("void launch_fill(int *a, int v);\n")
+    (tmp_path / "kern.cu").write_text(KERNEL)
+    (tmp_path / "main.cpp").write_text(MAIN)
+    (tmp_path / "objs").mkdir()
+    compiled = cuda2cpu("-dc", "kern.cu", "-odir", "objs", "-MD", "-arch=sm_80", cwd=tmp_path)
+    assert compiled.returncode == 0, compiled.stderr
+    rule = (tmp_path / "kern.d").read_text().replace("\\\n", " ").split()
+    assert rule[:2] == ["objs/kern.o:", "kern.cu"] and "fill.h" in rule
+    for argv in (["-lib", "objs/kern.o", "-o", "libfill.a"], ["-dlink", "objs/kern.o", "-o", "dlink.o"],
+                 ["main.cpp", "dlink.o", "-L.", "-lfill", "-lcudart", "-o", "app"]):
+        done = cuda2cpu(*argv, cwd=tmp_path)
+        assert done.returncode == 0, (argv, done.stderr)
+    assert subprocess.run([str(tmp_path / "app")], capture_output=True, text=True).stdout == "PASS\n"

@@ -1,8 +1,9 @@
 """The build driver behind ``cuda2cpu``: translate, compile, link, with nothing half-written.
 
-Every output is written to a temporary file in the output's directory and renamed into place
-only when its step succeeded, so a failed build leaves no output and no intermediates behind
-(``--keep`` keeps the translated C++ of each ``.cu`` as ``NAME.cu.cpp`` beside the output).
+Every output is made in a temporary directory and moved into place only when its step
+succeeded, so a failed build leaves no output and no intermediates behind (``--keep`` keeps the
+translated C++ of each ``.cu`` as ``NAME.cu.cpp`` beside the output, or in ``--keep-dir``).
+The command line it carries out is a :class:`transpiler.nvcc_flags.Invocation`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from moccuda import build as moccuda_build
+from transpiler.nvcc_flags import CUDA_RUNTIME_LIBS, Input
 from transpiler.options import TranslateOptions
 
 
@@ -36,7 +39,7 @@ def c_compiler() -> str:
 
 def _translate_options(inv, source: Path) -> TranslateOptions:
     return TranslateOptions(
-        include_dirs=tuple(inv.include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
+        include_dirs=(*inv.include_dirs, *inv.system_include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
         pre_includes=tuple(inv.pre_includes), std=inv.std, pipeline=inv.pipeline,
         disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering)
 
@@ -68,85 +71,170 @@ def _atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def run(inv) -> list[dict]:
-    """Carry out one invocation; return the explain report of each translated file."""
-    from moccuda import build as moccuda_build
-    from transpiler.translate import translate_file
+def _user_flags(inv) -> list[str]:
+    """The preprocessor options of the command line, for the host compiler."""
+    return ([f"-I{d}" for d in inv.include_dirs] + [f"-isystem{d}" for d in inv.system_include_dirs]
+            + [f"-D{d}" for d in inv.defines] + [f"-U{u}" for u in inv.undefines])
 
-    cxx = host_compiler(inv)
-    explains: list[dict] = []
-    cu_inputs = [p for p, lang in inv.inputs if lang == "cu"]
-    for path, _ in inv.inputs:
-        if not os.path.exists(path):
-            raise BuildError(f"{path}: no such file")
 
-    if inv.emit == "openmp":
-        if inv.output and len(cu_inputs) > 1:
-            raise BuildError("--emit=openmp with -o takes one .cu input")
-        for path in cu_inputs:
-            result = translate_file(path, _translate_options(inv, Path(path)))
-            explains.append(result.explain)
-            if inv.output == "-" or (inv.output is None and len(cu_inputs) == 1 and inv.explain != "json"):
-                sys.stdout.write(result.source)
-            else:
-                target = Path(inv.output) if inv.output else Path(Path(path).stem + ".omp.cpp")
-                _atomic_write_text(target, result.source)
-        return explains
+def _libraries(inv) -> list[str]:
+    """``-l``/``-L`` in order, without the CUDA runtime libraries (MocCUDA is linked instead)."""
+    return [lib for lib in inv.libraries if not (lib.startswith("-l") and lib[2:] in CUDA_RUNTIME_LIBS)]
 
-    include = [f"-I{moccuda_build.include_dir()}"]
-    common = ["-fopenmp", inv.opt, f"-std={inv.std or 'c++17'}"]
+
+def _compile_command(inv, source: Input, path: str, obj: Path, extra_includes: list[str] = ()) -> list[str]:
+    """The host compiler command that makes ``obj`` from ``path`` (``source``'s translation for .cu)."""
+    common = [inv.opt or "-O3", "-fopenmp", f"-I{moccuda_build.include_dir()}", *_user_flags(inv)]
     if inv.debug:
         common.append("-g")
     if inv.no_warnings:
         common.append("-w")
-    user = [f"-I{d}" for d in inv.include_dirs] + [f"-D{d}" for d in inv.defines] + [f"-U{u}" for u in inv.undefines]
     if inv.shared:
         common.append("-fPIC")
+    if source.language == "c":
+        return [c_compiler(), *common, *_pre_includes(inv), *inv.compiler_flags, "-c", path, "-o", str(obj)]
+    cxx = [host_compiler(inv), f"-std={inv.std or 'c++17'}", *common]
+    if source.language == "cu":  # the .cu's directory: quoted includes the translation left in place
+        cxx.append(f"-I{os.path.dirname(os.path.abspath(source.path))}")
+        cxx += [f"-I{d}" for d in extra_includes]
+    else:
+        cxx += _pre_includes(inv)
+    return [*cxx, *inv.compiler_flags, "-c", path, "-o", str(obj)]
 
-    if inv.compile_only and inv.output and len(inv.inputs) > 1:
-        raise BuildError("-c with -o takes one input")
+
+def _pre_includes(inv) -> list[str]:
+    return [arg for f in inv.pre_includes for arg in ("-include", f)]
+
+
+def _dependency_command(inv, source: Input, kind: str, dep_file: Path | None, targets: list[str]) -> list[str]:
+    """make rules for ``source``'s headers, from the host preprocessor with the front end's view of a .cu:
+    ``__CUDACC__`` defined and MocCUDA's ``cuda_runtime.h`` included first, as a system header."""
+    if source.language == "c":
+        cmd = [c_compiler()]
+    else:
+        cmd = [host_compiler(inv), f"-std={inv.std or 'c++17'}"]
+    cmd += ["-M" if kind == "all" else "-MM", "-isystem", str(moccuda_build.include_dir()), *_user_flags(inv)]
+    if source.language == "cu":
+        cmd += ["-x", "c++", "-D__CUDACC__", "-D__NVCC__", "-include", "cuda_runtime.h"]
+    cmd += _pre_includes(inv)
+    if dep_file is not None:
+        cmd += ["-MF", str(dep_file)]
+    cmd += [arg for t in targets for arg in ("-MT", t)]
+    if inv.dep_phony:
+        cmd.append("-MP")
+    return [*cmd, *inv.compiler_flags, source.path]
+
+
+def _emit(inv) -> list[dict]:
+    """--emit=openmp: the translations themselves."""
+    from transpiler.translate import translate_file
+
+    explains = []
+    for source in inv.inputs:
+        result = translate_file(source.path, _translate_options(inv, Path(source.path)))
+        explains.append(result.explain)
+        if inv.output == "-" or (inv.output is None and len(inv.inputs) == 1 and inv.explain != "json"):
+            sys.stdout.write(result.source)
+        else:
+            target = Path(inv.output) if inv.output else Path(Path(source.path).stem + ".omp.cpp")
+            _atomic_write_text(target, result.source)
+    return explains
+
+
+def _object_target(inv, source: Input) -> Path:
+    """Where -c puts the object of ``source``: -o, else NAME.o in -odir or here."""
+    if inv.output:
+        return Path(inv.output)
+    return Path(inv.odir or ".") / (Path(source.path).stem + ".o")
+
+
+def _dependency_target(inv, source: Input) -> Path:
+    """Where -MD puts ``source``'s rules: -MF, else -c's -o with .d, else NAME.d."""
+    if inv.dep_file:
+        return Path(inv.dep_file)
+    if inv.output and inv.mode == "compile":
+        return Path(inv.output).with_suffix(".d")
+    return Path(Path(source.path).stem + ".d")
+
+
+def _install(built: Path, target: Path, inv) -> None:
+    """Move a finished output into place (nothing to move in a dry run)."""
+    if not inv.dryrun:
+        shutil.move(str(built), target)
+
+
+def run(inv) -> list[dict]:
+    """Carry out one invocation (a :class:`transpiler.nvcc_flags.Invocation`); return the explain
+    report of each translated file."""
+    from transpiler.translate import translate_file
+
+    for source in inv.inputs:
+        if not os.path.exists(source.path):
+            raise BuildError(f"{source.path}: no such file")
+    if inv.verbose and inv.ignored:
+        print("cuda2cpu: ignored (they steer only GPU code): " + " ".join(inv.ignored), file=sys.stderr)
+    if inv.emit == "openmp":
+        return _emit(inv)
+
+    explains: list[dict] = []
+    sources = [s for s in inv.inputs if s.language != "object"]
     work = Path(tempfile.mkdtemp(prefix="cuda2cpu-"))
     try:
-        objects: list[str] = []
-        for path, lang in inv.inputs:
-            if lang == "object":
-                objects.append(path)
-                continue
-            stem = Path(path).stem
-            obj_target = Path(inv.output) if (inv.compile_only and inv.output) else Path(stem + ".o")
-            obj = (work / (stem + ".o")) if not inv.compile_only else work / obj_target.name
-            if lang == "cu":
-                result = translate_file(path, _translate_options(inv, Path(path)))
+        if inv.deps:  # -M/-MM: the rules only, to -MF, -o or stdout
+            for source in sources:
+                target = inv.dep_file or inv.output
+                _execute(_dependency_command(inv, source, inv.deps, work / "deps.d" if target else None,
+                                             inv.dep_targets), inv)
+                if target:
+                    _install(work / "deps.d", Path(target), inv)
+            return explains
+        if inv.mode == "dlink":  # no device code to link: an empty object keeps Makefiles working
+            obj = work / "dlink.o"
+            _execute([host_compiler(inv), "-x", "c++", "-c", os.devnull, "-o", str(obj)], inv)
+            _install(obj, Path(inv.output or "a_dlink.o"), inv)
+            return explains
+
+        objects: list[str] = [s.path for s in inv.inputs if s.language == "object"]
+        for n, source in enumerate(sources):
+            obj = work / f"{n}.{Path(source.path).stem}.o"
+            path, extra_includes = source.path, []
+            if source.language == "cu":
+                result = translate_file(source.path, _translate_options(inv, Path(source.path)))
                 explains.append(result.explain)
-                cpp = work / (Path(path).name + ".cpp")
+                cpp = work / (Path(source.path).name + ".cpp")
                 cpp.write_text(result.source)
+                path, extra_includes = str(cpp), result.include_dirs  # the inlined headers' own includes
                 if inv.keep:
-                    kept = (Path(inv.output).parent if inv.output else Path(".")) / cpp.name
+                    kept = Path(inv.keep_dir or (Path(inv.output).parent if inv.output else ".")) / cpp.name
                     shutil.copyfile(cpp, kept)
-                    print(f"cuda2cpu: kept the translation of {path} as {kept}", file=sys.stderr)
-                src_dir = os.path.dirname(os.path.abspath(path))
-                extra = [f"-I{src_dir}"] + [f"-I{d}" for d in result.include_dirs]
-                cmd = [cxx, *common, *include, *user, *extra, *inv.compiler_flags, "-c", str(cpp), "-o", str(obj)]
-            elif lang == "c":
-                cmd = [c_compiler(), inv.opt, "-fopenmp", *include, *user, *inv.compiler_flags, "-c", path, "-o", str(obj)]
-            else:
-                cmd = [cxx, *common, *include, *user, *inv.compiler_flags, "-c", path, "-o", str(obj)]
-            _execute(cmd, inv)
-            if inv.compile_only:
-                if not inv.dryrun:
-                    shutil.move(str(obj), obj_target)
+                    print(f"cuda2cpu: kept the translation of {source.path} as {kept}", file=sys.stderr)
+            _execute(_compile_command(inv, source, path, obj, extra_includes), inv)
+            if inv.deps_compile:
+                object_name = str(_object_target(inv, source) if inv.mode == "compile" else Path(source.path).stem + ".o")
+                _execute(_dependency_command(inv, source, inv.deps_compile, work / "deps.d",
+                                             inv.dep_targets or [object_name]), inv)
+                _install(work / "deps.d", _dependency_target(inv, source), inv)
+            if inv.mode == "compile":
+                _install(obj, _object_target(inv, source), inv)
             else:
                 objects.append(str(obj))
-        if inv.compile_only:
+        if inv.mode == "compile":
+            return explains
+        if inv.mode == "lib":
+            output = Path(inv.output or "a.a")
+            archive = work / output.name
+            _execute([inv.arbin or "ar", *inv.archive_flags, "rcs", str(archive), *objects], inv)
+            _install(archive, output, inv)
             return explains
         output = Path(inv.output or "a.out")
         linked = work / output.name
         runtime = moccuda_build.build("shared" if inv.shared else "static") if not inv.dryrun else Path("libmoccuda.a")
-        cmd = [cxx, "-fopenmp", *(["-shared"] if inv.shared else []), *objects, "-o", str(linked), str(runtime),
-               *inv.libraries, *[f"-Wl,{f}" for f in inv.linker_flags], *inv.compiler_flags, "-lm", "-pthread"]
+        # The runtime after the user's libraries: a static library of CUDA code calls into MocCUDA.
+        cmd = [host_compiler(inv), "-fopenmp", *(["-shared"] if inv.shared else []), *objects, "-o", str(linked),
+               *_libraries(inv), str(runtime), *[f"-Wl,{f}" for f in inv.linker_flags], *inv.compiler_flags,
+               *inv.link_args, "-lm", "-pthread"]
         _execute(cmd, inv)
-        if not inv.dryrun:
-            shutil.move(str(linked), output)
+        _install(linked, output, inv)
         return explains
     finally:
         shutil.rmtree(work, ignore_errors=True)

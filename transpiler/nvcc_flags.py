@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import textwrap
 from dataclasses import dataclass, field
 
 
@@ -25,11 +26,17 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Opt:
+    """One nvcc option.  Most options only store into :class:`Invocation` (actions ``store``,
+    ``const`` and ``append``, naming the field in ``dest``); the rest have a handler in
+    :meth:`Parser._apply`.  A new option is one entry here (and its field in Invocation)."""
+
     names: tuple[str, ...]           # every spelling; the first is shown first in --help
-    action: str                      # what the parser does (see Parser._apply)
+    action: str                      # store | const | append | host_flag | a handler of Parser._apply
     metavar: str | None = None       # set: the option takes a value
     help: str = ""
-    section: str = "build"           # build | deps | host | own | ignored
+    section: str = "build"           # build | deps | own | ignored
+    dest: str | None = None          # the Invocation field of store, const and append
+    const: object = True             # the value that const stores, the flag that host_flag passes
     joined: bool = False             # also -Xvalue (one-letter options)
     split: bool = False              # the value is a comma-separated list
     choices: tuple[str, ...] | None = None
@@ -45,107 +52,119 @@ BOOL = ("true", "false")
 
 OPTIONS: tuple[Opt, ...] = (
     # ------------------------------------------------------------------ what to build
-    _o("-o", "--output-file", action="output", metavar="FILE",
+    _o("-o", "--output-file", action="store", dest="output", metavar="FILE",
        help="output file (default a.out; with -c NAME.o; with -lib a.a)"),
-    _o("-c", "--compile", action="compile", help="compile each input to an object file, do not link"),
-    _o("-dc", "--device-c", action="compile", help="same as -c (there is no separate device code to relocate)"),
-    _o("-dw", "--device-w", action="compile", help="same as -c"),
-    _o("-link", "--link", action="link", help="compile and link (the default)"),
-    _o("-lib", "--lib", action="lib", help="compile the inputs and put the objects into the static library -o (default a.a)"),
-    _o("-dlink", "--device-link", action="dlink",
+    _o("-c", "--compile", action="const", dest="mode", const="compile",
+       help="compile each input to an object file, do not link"),
+    _o("-dc", "--device-c", action="const", dest="mode", const="compile",
+       help="same as -c (there is no separate device code to relocate)"),
+    _o("-dw", "--device-w", action="const", dest="mode", const="compile", help="same as -c"),
+    _o("-link", "--link", action="const", dest="mode", const="link", help="compile and link (the default)"),
+    _o("-lib", "--lib", action="const", dest="mode", const="lib",
+       help="compile the inputs and put the objects into the static library -o (default a.a)"),
+    _o("-dlink", "--device-link", action="const", dest="mode", const="dlink",
        help="device link: there is no device code, so this writes an empty object (-o, default a_dlink.o)"),
-    _o("-shared", "--shared", action="shared", help="link a shared library (compiles with -fPIC)"),
+    _o("-shared", "--shared", action="const", dest="shared", help="link a shared library (compiles with -fPIC)"),
     _o("-x", "--x", action="language", metavar="LANG", choices=("cu", "c++", "c", "none"),
        help="treat the inputs after it as LANG: cu (translated), c++, c; none: by suffix again"),
-    _o("-odir", "--output-directory", action="odir", metavar="DIR", help="where -c puts object files without -o"),
+    _o("-odir", "--output-directory", action="store", dest="odir", metavar="DIR",
+       help="where -c puts object files without -o"),
     _o("-optf", "--options-file", action="optf", metavar="FILE", split=True,
        help="read more options from FILE (shell-style words)"),
     # ------------------------------------------------------------------ preprocessor
-    _o("-I", "--include-path", action="include_dir", metavar="DIR", joined=True, split=True,
+    _o("-I", "--include-path", action="append", dest="include_dirs", metavar="DIR", joined=True, split=True,
        help="add DIR to the include path (the .cu file's own directory is always searched)"),
-    _o("-isystem", "--system-include", action="system_include", metavar="DIR", split=True,
+    _o("-isystem", "--system-include", action="append", dest="system_include_dirs", metavar="DIR", split=True,
        help="add DIR to the system include path"),
-    _o("-D", "--define-macro", action="define", metavar="NAME[=VAL]", joined=True, split=True, help="define a macro"),
-    _o("-U", "--undefine-macro", action="undefine", metavar="NAME", joined=True, split=True, help="undefine a macro"),
-    _o("-include", "--pre-include", action="pre_include", metavar="FILE", split=True, help="include FILE first"),
+    _o("-D", "--define-macro", action="append", dest="defines", metavar="NAME[=VAL]", joined=True, split=True,
+       help="define a macro"),
+    _o("-U", "--undefine-macro", action="append", dest="undefines", metavar="NAME", joined=True, split=True,
+       help="undefine a macro"),
+    _o("-include", "--pre-include", action="append", dest="pre_includes", metavar="FILE", split=True,
+       help="include FILE first"),
     _o("-std", "--std", action="std", metavar="STD",
        help="language standard: c++11, c++14, c++17 (default), c++20 (also gnu++NN)"),
     # ------------------------------------------------------------------ host compiler and linker
     _o("-O", "--optimize", action="opt", metavar="LEVEL", joined=True,
        help="optimization level 0-4, s, g or fast; default 3, as nvcc optimizes device code by default "
             "(here device code is host code); an explicit -O applies to every input"),
-    _o("-g", "--debug", action="debug", help="debug information"),
-    _o("-G", "--device-debug", action="debug", help="debug information for kernels (the same as -g here)"),
-    _o("-pg", "--profile", action="profile", help="instrument for gprof (passes -pg)"),
-    _o("-w", "--disable-warnings", action="no_warnings", help="no warnings from cuda2cpu or the C++ compiler"),
-    _o("-Xcompiler", "--compiler-options", action="xcompiler", metavar="A,B", split=True,
+    _o("-g", "--debug", action="const", dest="debug", help="debug information"),
+    _o("-G", "--device-debug", action="const", dest="debug", help="debug information for kernels (the same as -g here)"),
+    _o("-pg", "--profile", action="host_flag", const="-pg", help="instrument for gprof (passes -pg)"),
+    _o("-w", "--disable-warnings", action="const", dest="no_warnings",
+       help="no warnings from cuda2cpu or the C++ compiler"),
+    _o("-Xcompiler", "--compiler-options", action="append", dest="compiler_flags", metavar="A,B", split=True,
        help="pass options to the host C/C++ compiler (compile and link)"),
-    _o("-Xlinker", "--linker-options", action="xlinker", metavar="A,B", split=True,
+    _o("-Xlinker", "--linker-options", action="append", dest="linker_flags", metavar="A,B", split=True,
        help="pass options to the linker (as -Wl,A)"),
-    _o("-Xarchive", "--archive-options", action="xarchive", metavar="A,B", split=True, help="pass options to ar (-lib)"),
+    _o("-Xarchive", "--archive-options", action="append", dest="archive_flags", metavar="A,B", split=True,
+       help="pass options to ar (-lib)"),
     _o("-l", "--library", action="library", metavar="LIB", joined=True, split=True,
        help="link with libLIB (-lcudart, -lcudart_static, -lcudadevrt and -lcuda are MocCUDA and dropped)"),
     _o("-L", "--library-path", action="library_dir", metavar="DIR", joined=True, split=True,
        help="add DIR to the library path"),
-    _o("-fPIC", action="fpic", help="position-independent code (also -Xcompiler -fPIC)"),
-    _o("-ccbin", "--compiler-bindir", action="ccbin", metavar="CXX",
+    _o("-fPIC", action="host_flag", const="-fPIC", help="position-independent code (also -Xcompiler -fPIC)"),
+    _o("-ccbin", "--compiler-bindir", action="store", dest="ccbin", metavar="CXX",
        help="the host C++ compiler (a command, a path, or a directory holding g++); else $CXX, else g++"),
-    _o("-arbin", "--archiver-binary", action="arbin", metavar="AR", help="the archiver for -lib (default ar)"),
-    _o("-noeh", "--no-exceptions", action="noeh", help="no C++ exceptions (passes -fno-exceptions)"),
+    _o("-arbin", "--archiver-binary", action="store", dest="arbin", metavar="AR",
+       help="the archiver for -lib (default ar)"),
+    _o("-noeh", "--no-exceptions", action="host_flag", const="-fno-exceptions",
+       help="no C++ exceptions (passes -fno-exceptions)"),
     _o("-ftemplate-depth", "--ftemplate-depth", action="host_value", metavar="N",
        help="passed to the host compiler as -ftemplate-depth=N"),
     _o("-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit", action="host_value", metavar="N",
        help="passed to the host compiler as -ftemplate-backtrace-limit=N"),
-    _o("-Wreorder", "--Wreorder", action="host_flag", help="passed to the host compiler"),
+    _o("-Wreorder", "--Wreorder", action="host_flag", const="-Wreorder", help="passed to the host compiler"),
     _o("-Wno-deprecated-declarations", "--Wno-deprecated-declarations", action="host_flag",
-       help="passed to the host compiler"),
+       const="-Wno-deprecated-declarations", help="passed to the host compiler"),
     _o("-Werror", "--Werror", action="werror", metavar="KIND", split=True,
        choices=("all-warnings", "cross-execution-space-call", "reorder", "deprecated-declarations",
                 "default-stream-launch", "missing-launch-bounds", "ext-lambda-captures-this"),
        help="warnings made errors: all-warnings (-Werror), reorder and deprecated-declarations go to the host "
             "compiler; the GPU-only kinds are accepted and ignored"),
-    _o("-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", action="forward_compiler",
+    # Read before the other arguments (Parser.parse), so their place on the line does not matter.
+    _o("-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", action="forward",
        help="pass unknown options to the host compiler instead of failing"),
-    _o("-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker", action="forward_linker",
+    _o("-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker", action="forward",
        help="pass unknown options to the linker instead of failing"),
-    _o("-forward-unknown-opts", "--forward-unknown-opts", action="forward_both",
-       help="both of the above"),
+    _o("-forward-unknown-opts", "--forward-unknown-opts", action="forward", help="both of the above"),
     # ------------------------------------------------------------------ dependencies
-    _o("-M", "--generate-dependencies", action="deps", section="deps",
+    _o("-M", "--generate-dependencies", action="const", dest="deps", const="all", section="deps",
        help="write make rules for the inputs' headers (to -MF, -o or stdout), build nothing"),
-    _o("-MM", "--generate-nonsystem-dependencies", action="deps_nonsystem", section="deps",
+    _o("-MM", "--generate-nonsystem-dependencies", action="const", dest="deps", const="nonsystem", section="deps",
        help="the same without system headers"),
-    _o("-MD", "--generate-dependencies-with-compile", action="deps_compile", section="deps",
-       help="build, and write make rules to -MF, else the output with .d, else NAME.d"),
-    _o("-MMD", "--generate-nonsystem-dependencies-with-compile", action="deps_compile_nonsystem", section="deps",
-       help="the same without system headers"),
-    _o("-MF", "--dependency-output", action="dep_file", metavar="FILE", section="deps",
+    _o("-MD", "--generate-dependencies-with-compile", action="const", dest="deps_compile", const="all",
+       section="deps", help="build, and write make rules to -MF, else the output with .d, else NAME.d"),
+    _o("-MMD", "--generate-nonsystem-dependencies-with-compile", action="const", dest="deps_compile",
+       const="nonsystem", section="deps", help="the same without system headers"),
+    _o("-MF", "--dependency-output", action="store", dest="dep_file", metavar="FILE", section="deps",
        help="the file for the make rules"),
-    _o("-MT", "--dependency-target-name", action="dep_target", metavar="TARGET", section="deps",
+    _o("-MT", "--dependency-target-name", action="append", dest="dep_targets", metavar="TARGET", section="deps",
        help="the rule's target (default: the object file)"),
-    _o("-MP", "--generate-dependency-targets", action="dep_phony", section="deps",
+    _o("-MP", "--generate-dependency-targets", action="const", dest="dep_phony", section="deps",
        help="add an empty rule for each header"),
     # ------------------------------------------------------------------ driver
-    _o("-v", "--verbose", action="verbose", help="print the commands run (as #$ lines on stderr)"),
-    _o("-dryrun", "--dryrun", action="dryrun", help="print the commands, run nothing"),
-    _o("-keep", "--keep", action="keep", help="keep the translated C++ of each .cu as NAME.cu.cpp next to the output"),
-    _o("-save-temps", "--save-temps", action="keep", help="same as --keep"),
-    _o("-keep-dir", "--keep-dir", action="keep_dir", metavar="DIR", help="where --keep puts the translated C++"),
-    _o("-V", "--version", action="version", help="print the version"),
-    _o("-h", "--help", action="help", help="this text"),
+    _o("-v", "--verbose", action="const", dest="verbose", help="print the commands run (as #$ lines on stderr)"),
+    _o("-dryrun", "--dryrun", action="const", dest="dryrun", help="print the commands, run nothing"),
+    _o("-keep", "--keep", action="const", dest="keep",
+       help="keep the translated C++ of each .cu as NAME.cu.cpp next to the output"),
+    _o("-save-temps", "--save-temps", action="const", dest="keep", help="same as --keep"),
+    _o("-keep-dir", "--keep-dir", action="store", dest="keep_dir", metavar="DIR",
+       help="where --keep puts the translated C++"),
+    _o("-V", "--version", action="const", dest="show_version", help="print the version"),
+    _o("-h", "--help", action="const", dest="show_help", help="this text"),
     # ------------------------------------------------------------------ cuda2cpu's own
-    _o("--emit", action="emit", metavar="KIND", choices=("openmp",), section="own",
+    _o("--emit", action="store", dest="emit", metavar="KIND", choices=("openmp",), section="own",
        help="--emit=openmp: write the translated C++ instead of building: to -o FILE (- for stdout), "
             "to stdout for one input without -o, or to NAME.omp.cpp for each of several inputs"),
-    _o("--explain", action="explain", metavar="FMT", optional_value=True, choices=("text", "json"), section="own",
+    _o("--explain", action="store", dest="explain", metavar="FMT", optional_value=True, const="text",
+       choices=("text", "json"), section="own",
        help="report what happened to each kernel's barriers: text on stderr (default), "
             "--explain=json: one JSON object on stdout"),
-    _o("--pipeline", action="pipeline", metavar="P1,P2", section="own",
+    _o("--pipeline", action="store", dest="pipeline", metavar="P1,P2", section="own",
        help="run these passes instead of the default pipeline"),
-    _o("--lowering", action="lowering", metavar="MODE", choices=("auto", "split", "fallback"), section="own",
-       help="barrier lowering: auto (default), split or fallback"),
-    _o("--line-directives", action="line_directives", section="own",
-       help="emit #line directives that point back into the .cu source"),
+    _o("--lowering", action="store", dest="lowering", metavar="MODE", choices=("auto", "split", "fallback"),
+       section="own", help="barrier lowering: auto (default), split or fallback"),
 )
 
 #: nvcc options that steer only GPU code generation or GPU tools: accepted, ignored.
@@ -304,10 +323,65 @@ class Invocation:
     pipeline: str | None = None
     disabled_passes: list[str] = field(default_factory=list)
     lowering: str = "auto"
-    line_directives: bool = False
     show_help: bool = False
     show_version: bool = False
     ignored: list[str] = field(default_factory=list)  # the GPU-only options given, for -v
+
+
+_SECTIONS = (
+    ("build", "Options as nvcc's (building for the CPU: translate each .cu, compile with the host compiler\n"
+              "and -fopenmp, link with the MocCUDA runtime)"),
+    ("deps", "Dependencies (make rules from the host compiler's preprocessor, run on the sources)"),
+    ("own", "cuda2cpu's own options"),
+)
+
+
+def _spelling(opt: Opt, name: str) -> str:
+    if opt.metavar is None:
+        return name
+    if opt.optional_value:
+        return f"{name}[={opt.metavar}]"
+    if name.startswith("--") and opt.section == "own":
+        return f"{name}={opt.metavar}"
+    return f"{name} {opt.metavar}"
+
+
+def _words(words) -> list[str]:
+    return textwrap.wrap(" ".join(words), 98, initial_indent="  ", subsequent_indent="  ",
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def help_text() -> str:
+    """``cuda2cpu --help``, written from :data:`OPTIONS` so that it lists exactly what parses."""
+    out = [
+        "usage: cuda2cpu [options] FILE...",
+        "       cuda2cpu serve [options]    (the HTTP service: cuda2cpu serve --help)",
+        "",
+        "Translate CUDA C++ to C++ with OpenMP and build it for the CPU, as nvcc builds it for a GPU.",
+        "Inputs: .cu (translated), .cpp/.cc/.cxx/.C (C++), .c (compiled with $CC or gcc), .o/.a/.so (linked).",
+        "An option with a value takes it as the next argument or after '=' (-o a.out, -o=a.out); the",
+        "one-letter ones also joined (-Iinc, -O2, -lm); lists split at commas (-Xcompiler -Wall,-Wextra).",
+    ]
+    for section, title in _SECTIONS:
+        out += ["", title + ":"]
+        for opt in OPTIONS:
+            if opt.section != section or opt.hidden:
+                continue
+            left = ", ".join(_spelling(opt, n) for n in opt.names)
+            text = textwrap.wrap(opt.help, 100 - 32, break_on_hyphens=False) or [""]
+            if len(left) > 28:
+                out.append(f"  {left}")
+                out += [" " * 32 + t for t in text]
+            else:
+                out.append(f"  {left:<28}  {text[0]}")
+                out += [" " * 32 + t for t in text[1:]]
+        if section == "own":
+            out.append(f"  {'--no-PASS':<28}  drop an optional pass from the pipeline (for ablation), "
+                       "e.g. --no-barrier-elim")
+    ignored = ["/".join(opt.names) + ("=V" if opt.metavar else "") for opt in OPTIONS if opt.section == "ignored"]
+    out += ["", "Accepted and ignored (they steer only GPU code; =V: takes a value):"] + _words(ignored)
+    out += ["", "Refused with a reason (they ask for GPU artefacts or GPU tools):"] + _words(UNSUPPORTED)
+    return "\n".join(out) + "\n"
 
 
 def language_of(path: str, forced: str | None) -> str:
@@ -430,30 +504,16 @@ class Parser:
                 if v not in opt.choices:
                     raise UsageError(f"'{v}' is not a value of '{opt.names[0]}' (one of: {', '.join(opt.choices)})")
         act = opt.action
-        if act == "output":
-            inv.output = value
-        elif act == "compile":
-            inv.mode = "compile"
-        elif act == "link":
-            inv.mode = "link"
-        elif act in ("lib", "dlink"):
-            inv.mode = act
-        elif act == "shared":
-            inv.shared = True
+        if act == "store":
+            setattr(inv, opt.dest, opt.const if value is None else value)  # None: an optional value left out
+        elif act == "const":
+            setattr(inv, opt.dest, opt.const)
+        elif act == "append":
+            getattr(inv, opt.dest).extend(values)
+        elif act == "host_flag":
+            inv.compiler_flags.append(opt.const)
         elif act == "language":
             self.forced_language = None if value == "none" else value
-        elif act == "odir":
-            inv.odir = value
-        elif act == "include_dir":
-            inv.include_dirs += values
-        elif act == "system_include":
-            inv.system_include_dirs += values
-        elif act == "define":
-            inv.defines += values
-        elif act == "undefine":
-            inv.undefines += values
-        elif act == "pre_include":
-            inv.pre_includes += values
         elif act == "std":
             if not _STD.fullmatch(value):
                 raise UsageError(f"unknown language standard '{value}' (c++11, c++14, c++17, c++20, ...)")
@@ -462,78 +522,27 @@ class Parser:
             if not _OPT_LEVEL.fullmatch(value):
                 raise UsageError(f"unknown optimization level '{value}' for -O (0-4, s, g or fast)")
             inv.opt = "-O" + value
-        elif act == "debug":
-            inv.debug = True
-        elif act == "profile":
-            inv.compiler_flags.append("-pg")
-        elif act == "no_warnings":
-            inv.no_warnings = True
-        elif act == "xcompiler":
-            inv.compiler_flags += values
-        elif act == "xlinker":
-            inv.linker_flags += values
-        elif act == "xarchive":
-            inv.archive_flags += values
         elif act == "library":
             inv.libraries += [f"-l{v}" for v in values]
         elif act == "library_dir":
             inv.libraries += [f"-L{v}" for v in values]
-        elif act == "fpic":
-            inv.compiler_flags.append("-fPIC")
-        elif act == "ccbin":
-            inv.ccbin = value
-        elif act == "arbin":
-            inv.arbin = value
-        elif act == "noeh":
-            inv.compiler_flags.append("-fno-exceptions")
         elif act == "host_value":
             if not value.isdigit():
                 raise UsageError(f"option '{opt.names[0]}' needs a number, not '{value}'")
             inv.compiler_flags.append(f"{opt.names[0]}={value}")
-        elif act == "host_flag":
-            inv.compiler_flags.append(opt.names[0])
         elif act == "werror":
             for v in values:
                 if v == "all-warnings":
                     inv.compiler_flags.append("-Werror")
                 elif v in ("reorder", "deprecated-declarations"):
                     inv.compiler_flags.append(f"-Werror={v}")
-        elif act in ("forward_compiler", "forward_linker", "forward_both"):
+        elif act == "forward":
             pass  # read up front, in parse()
-        elif act in ("deps", "deps_nonsystem"):
-            inv.deps = "nonsystem" if act == "deps_nonsystem" else "all"
-        elif act in ("deps_compile", "deps_compile_nonsystem"):
-            inv.deps_compile = "nonsystem" if act == "deps_compile_nonsystem" else "all"
-        elif act == "dep_file":
-            inv.dep_file = value
-        elif act == "dep_target":
-            inv.dep_targets.append(value)
-        elif act == "dep_phony":
-            inv.dep_phony = True
-        elif act == "verbose":
-            inv.verbose = True
-        elif act == "dryrun":
-            inv.dryrun = True
-        elif act == "keep":
-            inv.keep = True
-        elif act == "keep_dir":
-            inv.keep_dir = value
-        elif act == "version":
-            inv.show_version = True
-        elif act == "help":
-            inv.show_help = True
-        elif act == "emit":
-            inv.emit = value
-        elif act == "explain":
-            inv.explain = value or "text"
-        elif act == "pipeline":
-            inv.pipeline = value
-        elif act == "lowering":
-            inv.lowering = value
-        elif act == "line_directives":
-            inv.line_directives = True
         elif act == "ignored":
-            inv.ignored.append(spelled if value is None else f"{spelled.split('=', 1)[0]} {value}")
+            name = spelled.split("=", 1)[0]
+            if name not in opt.names:  # joined, as -t4
+                name = name[:2]
+            inv.ignored.append(name if value is None else f"{name} {value}")
         else:  # pragma: no cover - a table entry without a handler is a bug
             raise AssertionError(f"no handler for option action {act!r}")
 
