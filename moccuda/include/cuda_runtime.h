@@ -162,5 +162,6 @@ inline cudaError_t cudaMemAdvise(const void *, size_t, enum cudaMemoryAdvise, in
 #endif /* __cplusplus */
 
 #include "cuda2cpu_device.h"
+#include "cuda2cpu_texture.h"
 
 #endif /* MOCCUDA_CUDA_RUNTIME_H */

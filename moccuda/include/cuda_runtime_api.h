@@ -16,6 +16,7 @@
 #include "host_defines.h"
 #include "vector_types.h"
 #include "driver_types.h"
+#include "texture_types.h"
 
 /* The runtime version MocCUDA's types and layouts follow: 13.0. */
 #define CUDART_VERSION 13000
@@ -105,6 +106,46 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream MOCCUDA_DEFAULT(0));
 cudaError_t cudaGetSymbolAddress(void **device_ptr, const void *symbol);
+
+/* ---- pitched 3-D memory, arrays, textures and surfaces (src/texture.cpp) ---- */
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitched, struct cudaExtent extent);
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitched, int value, struct cudaExtent extent);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *parms);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *parms, cudaStream_t stream MOCCUDA_DEFAULT(0));
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
+cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                            size_t height MOCCUDA_DEFAULT(0), unsigned int flags MOCCUDA_DEFAULT(0));
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                              unsigned int flags MOCCUDA_DEFAULT(0));
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
+                             cudaArray_t array);
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
+                              enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                                enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t src_pitch,
+                                size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dst_pitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                  size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
+                                     size_t src_pitch, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *texture, const struct cudaResourceDesc *resource,
+                                    const struct cudaTextureDesc *sampling, const struct cudaResourceViewDesc *view);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texture);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *resource, cudaTextureObject_t texture);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *sampling, cudaTextureObject_t texture);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surface, const struct cudaResourceDesc *resource);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surface);
+/* Legacy texture references (removed in CUDA 12; kept here): `texture` is the reference's
+ * moccuda_texture, which the C++ overloads in cuda2cpu_texture.h pass. */
+cudaError_t moccuda_bind_texture(struct moccuda_texture *texture, const struct textureReference *reference,
+                                 const void *ptr, const struct cudaChannelFormatDesc *desc, size_t width,
+                                 size_t height, size_t pitch, int linear);
+cudaError_t moccuda_bind_texture_to_array(struct moccuda_texture *texture, const struct textureReference *reference,
+                                          cudaArray_const_t array);
 
 /* ---- streams (synchronous: work runs when issued, so every stream is always idle) ---- */
 cudaError_t cudaStreamCreate(cudaStream_t *stream);
