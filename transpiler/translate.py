@@ -44,6 +44,9 @@ class TranslationResult:
     #: Directories of inlined user files: their own quoted includes are resolved from there.
     include_dirs: list[str] = field(default_factory=list)
     program: ir.Program | None = None
+    #: Every file the front end read through an include (libclang's list), so that a caller such
+    #: as the service can check that each came from where it may come from.
+    included_files: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -332,4 +335,5 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
                              source_name=os.path.basename(main), body=body)
     explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports]}
     include_dirs = sorted({os.path.dirname(os.path.abspath(f)) for f in inlined})
-    return TranslationResult(source, ctx.warnings, explain, include_dirs, program)
+    included = [inc.include.name for inc in unit.tu.get_includes()]
+    return TranslationResult(source, ctx.warnings, explain, include_dirs, program, included)
