@@ -65,6 +65,12 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     # Same arithmetic per cell in both versions, float and double outputs.
     _b("cfd", "16 16 3", "128 128 10", "256 256 20", rtol=1e-5, atol=1e-6),
     _b("hotspot3D", "32 16 4 3", "256 256 16 20", "512 512 32 40", rtol=1e-5),
+    # Weights in double; the sums run in a different order (block trees against a reduction).
+    _b("particlefilter", "64 64 4 1000", "128 128 10 5000", "256 256 10 20000", rtol=1e-9, atol=1e-9),
+    # The image's sums: float trees of 512 against a double reduction.
+    _b("srad_v1", "64 64 3", "512 512 20", "2048 2048 20", rtol=1e-5, atol=1e-4),
+    # Integer coordinates and weights: every cost is an exact integer, the outputs equal.
+    _b("streamcluster", "2000 8 40", "16384 16 100", "100000 32 200"),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}

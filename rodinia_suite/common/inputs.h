@@ -140,3 +140,89 @@ inline BptInput bptree_input(SuiteRng &rng, int keys, int queries)
     }
     return in;
 }
+
+// srad_v1: a speckled ROWS x COLS grey image in (0, 255): smooth structure times noise.
+inline std::vector<float> srad_image(SuiteRng &rng, int rows, int cols)
+{
+    std::vector<float> image(rows * cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) {
+            float structure = 120.0f + 60.0f * std::sin(0.05f * i) * std::cos(0.07f * j);
+            image[i * cols + j] = structure * (0.75f + 0.5f * rng.uniform());
+        }
+    return image;
+}
+
+// streamcluster: POINTS points of DIM coordinates on an integer grid 0..15 (so every distance and
+// cost below is an integer, exactly represented, and both versions take the same decisions),
+// stored coordinate-major as the GPU reads them (coordinate d of point i at [d * points + i]),
+// integer weights 1..3, and the sequence of candidate centres to try.
+struct StreamInput {
+    std::vector<float> coords, weights;
+    std::vector<int> candidates;
+};
+
+inline StreamInput streamcluster_input(SuiteRng &rng, int points, int dim, int candidates)
+{
+    StreamInput in;
+    in.coords.resize((size_t)points * dim);
+    for (auto &c : in.coords)
+        c = (float)rng.below(16);
+    in.weights.resize(points);
+    for (auto &w : in.weights)
+        w = (float)(1 + rng.below(3));
+    for (int k = 0; k < candidates; ++k)
+        in.candidates.push_back(rng.below(points));
+    return in;
+}
+
+// Both versions start from one centre, point 0, and price opening a centre at 1/64 of the cost of
+// serving every point from it.
+inline float streamcluster_distance(const StreamInput &in, int points, int dim, int a, int b)
+{
+    float sum = 0.0f;
+    for (int d = 0; d < dim; ++d) {
+        float diff = in.coords[(size_t)d * points + a] - in.coords[(size_t)d * points + b];
+        sum += diff * diff;
+    }
+    return sum;
+}
+
+// particlefilter: FRAMES video frames of ROWS x COLS pixels, a disk of radius 5 (intensity 228 on
+// a background of 100, plus noise) moving by (+1, -2) pixels per frame from the centre; the frame
+// k pixel (y, x) is at [(k * rows + y) * cols + x].  Also each particle's random seed and the
+// offsets of the pixels of the disk the likelihood looks at.
+inline std::vector<int> particlefilter_video(SuiteRng &rng, int rows, int cols, int frames)
+{
+    std::vector<int> video((size_t)frames * rows * cols);
+    for (int k = 0; k < frames; ++k) {
+        int cy = rows / 2 - 2 * k, cx = cols / 2 + k;
+        for (int y = 0; y < rows; ++y)
+            for (int x = 0; x < cols; ++x) {
+                bool inside = (y - cy) * (y - cy) + (x - cx) * (x - cx) <= 25;
+                video[((size_t)k * rows + y) * cols + x] = (inside ? 228 : 100) + rng.below(9) - 4;
+            }
+    }
+    return video;
+}
+
+inline std::vector<int> particlefilter_seeds(SuiteRng &rng, int particles)
+{
+    std::vector<int> seeds(particles);
+    for (auto &s : seeds)
+        s = (int)(rng.next() & 0x7fffffff);
+    return seeds;
+}
+
+// (dy, dx) pairs of the pixels within distance `radius` of the centre.
+inline std::vector<int> disk_offsets(int radius)
+{
+    std::vector<int> offsets;
+    for (int dy = -radius; dy <= radius; ++dy)
+        for (int dx = -radius; dx <= radius; ++dx)
+            if (dy * dy + dx * dx <= radius * radius) {
+                offsets.push_back(dy);
+                offsets.push_back(dx);
+            }
+    return offsets;
+}
