@@ -1,0 +1,78 @@
+"""The CUDA device library on the CPU: one self-checking program per construct family in
+tests/programs/device_lib/, translated by cuda2cpu, built with g++ and MocCUDA, and run.  Each
+program computes its expected values on the host with plain C++ (loops, double-precision C math,
+a search over every 16-bit encoding for the half-precision references) and prints PASS."""
+
+from __future__ import annotations
+
+import re
+
+from coverage_table import covers
+from support import PROGRAMS, translate_build_run
+
+DEVICE_LIB = PROGRAMS / "device_lib"
+
+
+def run_program(name: str, tmp_path, threads: int = 2):
+    _, run, _ = translate_build_run(DEVICE_LIB / f"{name}.cu", tmp_path, threads=threads)
+    return run
+
+
+def assert_passes(run):
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-3000:]
+
+
+@covers("Atomics", *[f"{op}({t})" for op in ("atomicAdd", "atomicMin", "atomicMax") for t in ("int", "unsigned int")],
+        "atomicAdd(unsigned long long)", "atomicAdd(float)", "atomicAdd(double)", "atomicSub(int)",
+        "atomicExch(int)", "atomicAnd(int)", "atomicOr(int)", "atomicXor(int)", "atomicAnd(unsigned int)",
+        "atomicOr(unsigned int)", "atomicXor(unsigned int)", "atomicMin(unsigned long long)",
+        "atomicMax(unsigned long long)", "atomicOr(unsigned long long)", "atomicMin(long long)",
+        "atomicMax(long long)", "atomicInc", "atomicDec", "atomicCAS(int)", "atomicCAS(unsigned long long)",
+        "atomicCAS(unsigned short)", "atomicAdd_block", "atomicAdd_system", "atomicCAS_system",
+        "__threadfence", "__threadfence_block", "__threadfence_system")
+def test_atomics_and_fences(tmp_path):
+    # Several OpenMP threads, so that blocks really race on the atomics.
+    assert_passes(run_program("atomics", tmp_path, threads=4))
+
+
+@covers("Math", "__expf", "__logf", "__powf", "__sinf", "__fdividef", "rsqrtf", "sincosf", "sincospif",
+        "__saturatef", "__fmaf_rn", "__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn", "__float2int_rn",
+        "__float2int_rz", "__float2int_ru", "__float2int_rd", "__float2uint_rn", "__float2ll_rn",
+        "__mul24", "__umul24", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
+        "__byte_perm")
+def test_math_intrinsics(tmp_path):
+    assert_passes(run_program("math_intrinsics", tmp_path))
+
+
+@covers("Half precision", "__half (cuda_fp16.h)", "__float2half", "__float2half_rn", "__half2float", "__hadd",
+        "__hsub", "__hmul", "__hdiv", "__hfma", "__hneg", "__hmax", "__hlt", "__half2int_rn", "__half_as_ushort",
+        "__half operators (+ - * +=)", "__half2", "__floats2half2_rn", "__half2half2", "__hadd2", "__hmul2",
+        "__low2half", "__high2half", "atomicAdd(__half)", "__nv_bfloat16 (cuda_bf16.h)", "__float2bfloat16",
+        "__bfloat162float", "__bfloat16_as_ushort", "__hadd(__nv_bfloat16)", "__hfma(__nv_bfloat16)",
+        "__nv_bfloat16 operators", "atomicAdd(__nv_bfloat16)")
+@covers("Vector types", "float3 with user-defined operator+ / operator* / operator+=",
+        "user-defined make_float3(float) overload", "int2 with user-defined operator-")
+def test_half_precision_and_vector_operators(tmp_path):
+    assert_passes(run_program("half_vector", tmp_path))
+
+
+@covers("Device code", "__ldg", "__restrict__", "__launch_bounds__", "#pragma unroll", "assert (holding)",
+        "clock64", "__nanosleep")
+@covers("Device code", "clock", status="partial", note="process CPU time (C clock()), not cycles: monotonic per thread")
+@covers("Device code", "printf in kernels", note="lines of one thread in order; threads in block order here")
+def test_device_misc(tmp_path):
+    run = run_program("device_misc", tmp_path)
+    assert_passes(run)
+    lines = run.stdout.splitlines()
+    # One thread: exactly its line.  Six threads: their lines in some order (as on a GPU).
+    assert lines[0] == "thread 0 of block 0: value=41 f=2.50"
+    expected = sorted(f"thread {t} of block {b}: value={100 + t} f=-1.00" for b in range(2) for t in range(3))
+    assert sorted(lines[1:7]) == expected
+
+
+@covers("Device code", "assert (failing)", note="aborts the program with the condition and location")
+def test_failing_device_assert_aborts_with_its_message(tmp_path):
+    run = run_program("device_assert", tmp_path)
+    assert run.returncode != 0
+    assert run.stdout.startswith("launching") and "FAIL" not in run.stdout
+    assert re.search(r"device_assert\.cu:11: .*check_positive.*Assertion `v\[i\] > 0' failed", run.stderr), run.stderr
