@@ -166,10 +166,16 @@ def _run(cmd: list[str]) -> None:
         raise BuildError(f"building MocCUDA failed: {' '.join(cmd)}\n{done.stdout}{done.stderr}")
 
 
+#: What a program linking MocCUDA needs from the system: libm, threads, libdl (dlopen of kernel
+#: libraries; a separate library before glibc 2.34), and its own symbols exported, so that
+#: cudaMemcpyToSymbol("name", ...) (CUDA 4's string-named symbols) finds variables by name.
+SYSTEM_LINK_FLAGS = ["-lm", "-pthread", "-ldl", "-rdynamic"]
+
+
 def link_flags(kind: str = "static") -> list[str]:
     """What a program linking MocCUDA needs after its own objects: the library (built if needed),
-    OpenMP, libm and threads."""
-    return [str(build(kind)), "-fopenmp", "-lm", "-pthread"]
+    OpenMP and SYSTEM_LINK_FLAGS."""
+    return [str(build(kind)), "-fopenmp", *SYSTEM_LINK_FLAGS]
 
 
 __all__ = ["BuildError", "include_dir", "library_dir", "build", "link_flags"]

@@ -76,3 +76,16 @@ def test_failing_device_assert_aborts_with_its_message(tmp_path):
     assert run.returncode != 0
     assert run.stdout.startswith("launching") and "FAIL" not in run.stdout
     assert re.search(r"device_assert\.cu:11: .*check_positive.*Assertion `v\[i\] > 0' failed", run.stderr), run.stderr
+
+
+@covers("Host API", "cudaMallocPitch", "cudaMemcpy2D", "cudaMalloc3D", "cudaMemset3D", "cudaMemcpy3D (pitched, positions)",
+        "cudaStreamCreate", "cudaMemsetAsync", "cudaMemcpyAsync", "kernel launch on a stream", "cudaStreamSynchronize",
+        "cudaFuncSetAttribute", "cudaFuncGetAttributes", "cudaOccupancyMaxPotentialBlockSize",
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaLaunchKernel (typed kernel)", "cudaLaunchKernelEx",
+        "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol")
+@covers("Old CUDA", "cudaMemcpyToSymbol(\"name\", ...)", "cudaMemcpyFromSymbol(dst, \"name\", ...)",
+        "cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit", "cudaThreadGetLimit",
+        "cudaDeviceProp::clockRate", "cudaDeviceProp::memoryClockRate", "cudaDeviceProp::deviceOverlap",
+        "cudaDeviceProp::kernelExecTimeoutEnabled", "cudaDeviceProp::computeMode")
+def test_host_api(tmp_path):
+    assert_passes(run_program("host_api", tmp_path))

@@ -232,7 +232,7 @@ def run(inv) -> list[dict]:
         # The runtime after the user's libraries: a static library of CUDA code calls into MocCUDA.
         cmd = [host_compiler(inv), "-fopenmp", *(["-shared"] if inv.shared else []), *objects, "-o", str(linked),
                *_libraries(inv), str(runtime), *[f"-Wl,{f}" for f in inv.linker_flags], *inv.compiler_flags,
-               *inv.link_args, "-lm", "-pthread"]
+               *inv.link_args, *moccuda_build.SYSTEM_LINK_FLAGS]
         _execute(cmd, inv)
         _install(linked, output, inv)
         return explains

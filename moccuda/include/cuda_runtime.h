@@ -81,6 +81,40 @@ inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count
 {
     return moccuda_symbol_copy((void *)__builtin_addressof(symbol), sizeof(T), offset, dst, count, kind, 0);
 }
+/* CUDA 4 and older also named a symbol by a string: cudaMemcpyToSymbol("coeffs", ...).  A string
+ * literal is a const char array, chosen by these overloads over the ones above; the variable is
+ * found by name (moccuda_symbol_by_name: it must have external linkage), else the copy fails with
+ * cudaErrorInvalidSymbol.  A non-const char array stays a symbol itself (the overloads below). */
+template <size_t N>
+inline cudaError_t cudaMemcpyToSymbol(const char (&name)[N], const void *src, size_t count, size_t offset = 0,
+                                      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    void *symbol = moccuda_symbol_by_name(name);
+    if (symbol == nullptr)
+        return moccuda_set_error(cudaErrorInvalidSymbol);
+    return moccuda_symbol_copy(symbol, 0, offset, (void *)src, count, kind, 1);
+}
+template <size_t N>
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const char (&name)[N], size_t count, size_t offset = 0,
+                                        enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    void *symbol = moccuda_symbol_by_name(name);
+    if (symbol == nullptr)
+        return moccuda_set_error(cudaErrorInvalidSymbol);
+    return moccuda_symbol_copy(symbol, 0, offset, dst, count, kind, 0);
+}
+template <size_t N>
+inline cudaError_t cudaMemcpyToSymbol(char (&symbol)[N], const void *src, size_t count, size_t offset = 0,
+                                      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    return moccuda_symbol_copy((void *)symbol, N, offset, (void *)src, count, kind, 1);
+}
+template <size_t N>
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, char (&symbol)[N], size_t count, size_t offset = 0,
+                                        enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    return moccuda_symbol_copy((void *)symbol, N, offset, dst, count, kind, 0);
+}
 template <class T>
 inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0,
                                            enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0)
@@ -124,6 +158,11 @@ inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, in
     return cudaFuncSetAttribute((const void *)func, attr, value);
 }
 template <class T>
+inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attributes, T *func)
+{
+    return cudaFuncGetAttributes(attributes, (const void *)func);
+}
+template <class T>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T *func, int block_size,
                                                                  size_t dynamic_shared_bytes)
 {
@@ -163,5 +202,60 @@ inline cudaError_t cudaMemAdvise(const void *, size_t, enum cudaMemoryAdvise, in
 
 #include "cuda2cpu_device.h"
 #include "cuda2cpu_texture.h"
+
+#ifdef __cplusplus
+/* ---- launches through the runtime API of kernels translated by cuda2cpu ----
+ * A translated kernel is a host function whose first parameter is a moccuda::LaunchConfig, so
+ * these overloads take the kernel itself, typed (cudaLaunchKernel(kernel, ...) as CUDA's C++
+ * template is called; a kernel cast to void * reaches the C function, which knows only kernels of
+ * nvcc-built programs). */
+#ifdef __CUDA2CPU_PARSE__
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void **args, size_t shared_bytes = 0,
+                             cudaStream_t stream = 0);
+template <class... P, class... A>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(P...), A &&...args);
+#else
+#include <utility>
+namespace moccuda {
+namespace detail {
+template <class... P, size_t... I>
+inline void call_with_args(void (*kernel)(LaunchConfig, P...), const LaunchConfig &launch, void **args,
+                           std::index_sequence<I...>)
+{
+    kernel(launch, *static_cast<typename std::remove_reference<P>::type *>(args[I])...);
+}
+}  // namespace detail
+}  // namespace moccuda
+
+template <class... P>
+inline cudaError_t cudaLaunchKernel(void (*kernel)(moccuda::LaunchConfig, P...), dim3 grid, dim3 block, void **args,
+                                    size_t shared_bytes = 0, cudaStream_t stream = 0)
+{
+    cudaError_t status = moccuda_launch_check(grid, block, shared_bytes, stream, (const void *)kernel);
+    if (status != cudaSuccess)
+        return status;
+    if (sizeof...(P) > 0 && args == nullptr)
+        return moccuda_set_error(cudaErrorInvalidValue);
+    moccuda::detail::call_with_args(kernel, moccuda::LaunchConfig(grid, block, shared_bytes, stream), args,
+                                    std::index_sequence_for<P...>{});
+    return cudaSuccess;
+}
+template <class... P, class... A>
+inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(moccuda::LaunchConfig, P...),
+                                      A &&...args)
+{
+    if (config == nullptr)
+        return moccuda_set_error(cudaErrorInvalidValue);
+    cudaError_t status = moccuda_launch_check(config->gridDim, config->blockDim, config->dynamicSmemBytes,
+                                              config->stream, (const void *)kernel);
+    if (status != cudaSuccess)
+        return status;
+    kernel(moccuda::LaunchConfig(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream),
+           std::forward<A>(args)...);
+    return cudaSuccess;
+}
+#endif
+#endif /* __cplusplus */
 
 #endif /* MOCCUDA_CUDA_RUNTIME_H */

@@ -62,6 +62,14 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
                                                           size_t dynamic_shared_bytes);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attributes, const void *func);
+cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value); /* deprecated names of */
+cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit); /* cudaDevice{Set,Get}Limit */
+/* Launches a kernel registered by an nvcc-built program (see src/launch.cpp); kernels of programs
+ * translated by cuda2cpu go through the C++ overloads in cuda_runtime.h. */
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
+                             cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
 
 /* ---- memory ---- */
 cudaError_t cudaMalloc(void **ptr, size_t size);
@@ -189,6 +197,10 @@ cudaError_t moccuda_symbol_copy(void *symbol, size_t symbol_bytes, size_t offset
 /* For kernel libraries of nvcc-built programs: the storage of the __device__/__constant__
  * variable the program registered under `name`, or NULL. */
 void *moccuda_device_variable(const char *name);
+/* The storage of the __device__/__constant__ variable named `name` (CUDA 4's string-named
+ * symbols): a variable registered by an nvcc-built program, else an exported symbol of the
+ * program (cuda2cpu links with -rdynamic), else NULL. */
+void *moccuda_symbol_by_name(const char *name);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "host_defines.h"
+#include "vector_types.h"
 
 typedef enum cudaError {
     cudaSuccess = 0,
@@ -453,5 +454,61 @@ struct cudaPointerAttributes {
     void *hostPointer;
     long reserved[8];
 };
+
+/* What cudaFuncGetAttributes reports about a kernel: CUDA 13's layout. */
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+/* Extensible launches (cudaLaunchKernelEx).  Of the attributes, cooperative and priority are
+ * accepted (every launch may synchronize its grid here when it fits); the rest are ignored. */
+enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    cudaLaunchAttributeClusterDimension = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    cudaLaunchAttributePriority = 8
+};
+union cudaLaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    int priority;
+    struct {
+        unsigned int x, y, z;
+    } clusterDim;
+};
+typedef struct cudaLaunchAttribute_st {
+    enum cudaLaunchAttributeID id;
+    char pad[8 - sizeof(enum cudaLaunchAttributeID)];
+    union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
 
 #endif /* MOCCUDA_DRIVER_TYPES_H */

@@ -619,6 +619,32 @@ cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int v
     return fail(cudaErrorInvalidValue);
 }
 
+// Plausible answers for any kernel: no static shared, constant or local memory is known here
+// (a translated kernel keeps them in host memory), 32 registers, compute capability 7.0, and the
+// dynamic shared memory limit raised for it with cudaFuncSetAttribute.
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attributes, const void *func)
+{
+    using namespace moccuda::runtime;
+    if (attributes == nullptr)
+        return fail(cudaErrorInvalidValue);
+    if (func == nullptr)
+        return fail(cudaErrorInvalidDeviceFunction);
+    memset(attributes, 0, sizeof *attributes);
+    attributes->maxThreadsPerBlock = 1024;
+    attributes->numRegs = 32;
+    attributes->ptxVersion = 70;
+    attributes->binaryVersion = 70;
+    attributes->preferredShmemCarveout = -1;
+    std::lock_guard<std::mutex> guard(mutex);
+    auto raised = kernel_shared_limits.find(func);
+    attributes->maxDynamicSharedSizeBytes =
+        (int)(raised != kernel_shared_limits.end() ? raised->second : shared_memory_per_block);
+    return cudaSuccess;
+}
+
+cudaError_t cudaThreadSetLimit(cudaLimit limit, size_t value) { return cudaDeviceSetLimit(limit, value); }
+cudaError_t cudaThreadGetLimit(size_t *value, cudaLimit limit) { return cudaDeviceGetLimit(value, limit); }
+
 // Resident blocks per multiprocessor, as limited by threads (2048 per multiprocessor, whole
 // warps), blocks (32) and shared memory (96 KiB).  Registers are not modelled.
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,

@@ -179,6 +179,14 @@ void *moccuda_device_variable(const char *name)
     return found != variables.end() ? found->second : nullptr;
 }
 
+void *moccuda_symbol_by_name(const char *name)
+{
+    if (name == nullptr)
+        return nullptr;
+    void *registered = moccuda_device_variable(name);
+    return registered != nullptr ? registered : dlsym(RTLD_DEFAULT, name);
+}
+
 void __cudaRegisterManagedVar(void **, void **, char *, const char *, int, size_t, int, int) {}
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, void *stream)
@@ -226,6 +234,15 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
                              cudaStream_t stream)
 {
     return moccuda::runtime::launch(moccuda::runtime::find_kernel(func), grid, block, args, shared_bytes, stream);
+}
+
+// The C entry point behind CUDA 12's cudaLaunchKernelEx: the configuration's grid, block,
+// dynamic shared memory and stream; attributes change nothing on the CPU.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (config == nullptr || (config->numAttrs > 0 && config->attrs == nullptr))
+        return fail(cudaErrorInvalidValue);
+    return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
