@@ -29,6 +29,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server import includes, worker
 from transpiler import __version__
@@ -131,7 +132,10 @@ async def read_job(request: Request, settings: Settings) -> Job:
         options = data
         disable = _names(data.get("disable") or [])
     elif ctype.startswith("multipart/form-data"):
-        form = await request.form(max_files=1000, max_fields=1000)  # the body limit bounds both
+        try:
+            form = await request.form(max_files=1000, max_fields=1000)  # the body limit bounds both
+        except StarletteHTTPException as exc:  # Starlette's answer to a malformed body: ours instead
+            raise RequestError(400, f"the multipart body is malformed: {exc.detail}") from None
         for upload in form.getlist("file"):
             if isinstance(upload, str):
                 raise RequestError(400, "field 'file' must be a file upload")
@@ -364,6 +368,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC_DIR / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):  # 404, 405, ...: the API's shape
+        return JSONResponse(answer("", [diag("error", str(exc.detail))]), status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):

@@ -15,6 +15,8 @@ Job: ``{"main": "app.cu", "pipeline": str|null, "disable": [str], "lowering": st
 
 from __future__ import annotations
 
+import errno
+import functools
 import json
 import os
 import re
@@ -23,6 +25,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from clang.cindex import LibclangError
+
+from cuda_front.parse import FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR
 from moccuda.build import include_dir
 from transpiler.diagnostics import CompileError
 from transpiler.options import TranslateOptions
@@ -43,6 +48,38 @@ def public_name(path: str, root: str) -> str:
     if path.startswith("<"):
         return path
     return "<system>/" + os.path.basename(path) if path else ""
+
+
+@functools.cache
+def system_include_dirs() -> tuple[str, ...]:
+    """The host C++ compiler's ``#include <...>`` directories (libclang finds the same GCC
+    installation), with the front end's and MocCUDA's headers: where a translation may read
+    headers that were not uploaded."""
+    cxx = os.environ.get("CXX", "g++")
+    try:
+        probe = subprocess.run([cxx, "-E", "-x", "c++", "-v", os.devnull, "-o", os.devnull],
+                               capture_output=True, text=True, timeout=30)
+        listing = probe.stderr.split("#include <...> search starts here:", 1)[1].split("End of search list.")[0]
+        found = [line.strip() for line in listing.splitlines() if line.strip()]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        found = []  # no compiler: only cuda2cpu's own headers (translations that need more are refused)
+    return tuple(os.path.realpath(d) for d in (FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR, *found))
+
+
+system_include_dirs()  # asked once, in the fork server, like the pass registry above
+
+
+def may_read(path: str, root: str) -> bool:
+    """Whether a translation may have read ``path``: an upload, or a system or CUDA header."""
+    real = os.path.realpath(path)
+    return any(real == d or real.startswith(d + os.sep) for d in (root, *system_include_dirs()))
+
+
+def refusal(path: str, root: str) -> dict:
+    """The one diagnostic for a translation that reached a file it may not read (never its text)."""
+    return {"severity": "error", "file": "", "line": 0, "column": 0,
+            "message": f"refused: the input reached '{public_name(path, root)}', which is neither an uploaded "
+                       "file nor a system or CUDA header"}
 
 
 def scrub(text: str, root: str) -> str:
@@ -83,8 +120,14 @@ def run(job: dict, root: str) -> dict:
     try:
         result = translate_file(os.path.join(root, job["main"]), options)
     except CompileError as exc:
-        return {"ok": False, "openmp_source": "", "explain": {},
-                "diagnostics": [diagnostic_json(d, root) for d in exc.diagnostics]}
+        # A diagnostic inside a file outside the upload could quote it: say only that it was reached.
+        outside = [d.loc.file for d in exc.diagnostics if os.path.isabs(d.loc.file) and not may_read(d.loc.file, root)]
+        diagnostics = [refusal(outside[0], root)] if outside else [diagnostic_json(d, root) for d in exc.diagnostics]
+        return {"ok": False, "openmp_source": "", "explain": {}, "diagnostics": diagnostics}
+    # The upload was checked before translation (server.includes); this checks what was really read.
+    outside = [f for f in result.included_files if not may_read(f, root)]
+    if outside:
+        return {"ok": False, "openmp_source": "", "explain": {}, "diagnostics": [refusal(outside[0], root)]}
     answer = {"ok": True, "openmp_source": scrub(result.source, root),
               "diagnostics": [diagnostic_json(d, root) for d in result.warnings],
               "explain": result.explain if job.get("explain") else {}}
@@ -103,10 +146,15 @@ def guarded_run(job: dict, root: str) -> dict:
         return {"ok": False, "failure": "memory"}
     except RecursionError:
         return {"ok": False, "failure": "recursion"}
-    except Exception as exc:
-        # Under the address-space limit, mapping libclang or a large file fails this way.
-        if isinstance(exc, OSError) or type(exc).__name__ == "LibclangError":
-            return {"ok": False, "failure": "memory"}  # a bug in cuda2cpu: report it by type, no traceback to the client
+    except OSError as exc:  # under the address-space limit, mmap and starting g++ fail with ENOMEM
+        if exc.errno == errno.ENOMEM:
+            return {"ok": False, "failure": "memory"}
+        return {"ok": False, "failure": "internal", "detail": type(exc).__name__}
+    except LibclangError as exc:  # libclang is loaded on first use: under the limit it cannot be mapped
+        if "failed to map" in str(exc) or "Cannot allocate memory" in str(exc):
+            return {"ok": False, "failure": "memory"}
+        return {"ok": False, "failure": "internal", "detail": type(exc).__name__}
+    except Exception as exc:  # a bug in cuda2cpu: reported by type, no traceback to the client
         return {"ok": False, "failure": "internal", "detail": type(exc).__name__}
 
 

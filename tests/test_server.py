@@ -188,6 +188,62 @@ def test_hostile_includes_refused_without_leaking(server, secret_file, source, l
         assert SECRET not in r.text and "root:x:0" not in r.text
 
 
+def test_worker_refuses_a_translation_that_read_outside_the_upload(tmp_path):
+    """The check after translation, behind server.includes: libclang's include list must name only
+    uploads and system or CUDA headers.  The worker is run without the service's scan before it."""
+    from server import worker
+
+    root = os.path.realpath(tmp_path / "upload")
+    outside = tmp_path / "outside"
+    os.mkdir(root)
+    outside.mkdir()
+    (outside / "valid.h").write_text(f"int secret_value = 4711; // {SECRET}\n")
+    (outside / "invalid.h").write_text(f"{SECRET} is the secret;\n")
+    for header in ("valid.h", "invalid.h"):
+        Path(root, "evil.cu").write_text(f'#include "{outside / header}"\n__global__ void k(int *a) {{ a[0] = 1; }}\n')
+        answer = worker.run({"main": "evil.cu"}, root)
+        assert answer["ok"] is False and answer["openmp_source"] == ""
+        assert [d["message"] for d in answer["diagnostics"]] == [
+            f"refused: the input reached '<system>/{header}', which is neither an uploaded file nor a system "
+            "or CUDA header"]
+        assert SECRET not in json.dumps(answer) and str(outside) not in json.dumps(answer)
+    # Uploads, system headers and MocCUDA's are fine.
+    Path(root, "scale.h").write_text("#define SCALE 3\n")
+    Path(root, "good.cu").write_text('#include "scale.h"\n#include <cstdio>\n#include <cuda_runtime.h>\n'
+                                     "__global__ void k(int *a) { a[0] = SCALE; }\n")
+    assert worker.run({"main": "good.cu"}, root)["ok"] is True
+
+
+def test_worker_reports_other_os_errors_as_internal_not_memory(tmp_path, monkeypatch):
+    from server import worker
+
+    shutil.copyfile(ROOT / "examples" / "vecadd.cu", tmp_path / "vecadd.cu")
+    monkeypatch.setenv("CXX", str(tmp_path / "no-such-compiler"))  # /v1/check cannot start g++
+    assert worker.guarded_run({"main": "vecadd.cu", "check": True}, os.path.realpath(tmp_path)) == {
+        "ok": False, "failure": "internal", "detail": "FileNotFoundError"}
+
+
+@pytest.mark.parametrize("content_type, body, message", [
+    ("multipart/form-data", b"no boundary", "Missing boundary"),
+    ("multipart/form-data; boundary=XYZ",
+     b'--XYZ\r\nContent-Disposition: form-data; filename="a.cu"\r\n\r\nint x;\r\n--XYZ--\r\n', '"name"'),
+])
+def test_malformed_multipart_answers_in_the_api_shape(server, content_type, body, message):
+    r = httpx.post(server + "/v1/transpile", content=body, headers={"Content-Type": content_type}, timeout=60)
+    assert r.status_code == 400, r.text
+    assert set(r.json()) == {"openmp_source", "diagnostics", "explain"}
+    (only,) = r.json()["diagnostics"]
+    assert only["message"].startswith("the multipart body is malformed: ") and message in only["message"]
+
+
+def test_http_errors_answer_in_the_api_shape(server):
+    r = httpx.get(server + "/v1/transpile")
+    assert r.status_code == 405 and r.json()["diagnostics"][0]["message"] == "Method Not Allowed"
+    assert r.headers["allow"] == "POST"
+    r = httpx.get(server + "/v1/no-such-endpoint")
+    assert r.status_code == 404 and set(r.json()) == {"openmp_source", "diagnostics", "explain"}
+
+
 def test_include_loop_and_line_directive_end_with_located_errors(server, secret_file):
     r = post(server, "/v1/transpile", '#include "loop.cu"\n__global__ void k() {}\n', "loop.cu")
     assert r.status_code == 422
