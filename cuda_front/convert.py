@@ -393,6 +393,9 @@ class Converter:
             raise unsupported(loc, UNSUPPORTED_CALLS[name])
         if name in BARRIER_FUNCTIONS:
             raise unsupported(loc, "__syncthreads() used as a value")
+        if any(c.kind == K.CALL_EXPR and c.spelling == "__cudaPushCallConfiguration" for c in children):
+            # k<<<...>>>(...) in device code: the configuration is a child, not an argument.
+            raise unsupported(loc, UNSUPPORTED_CALLS["__cudaPushCallConfiguration"])
         arg_cursors = list(cursor.get_arguments())
         args = tuple(a for a in (self.expr_or_none(c) for c in arg_cursors) if a is not None)
         if ref is not None and ref.kind == K.CONSTRUCTOR:

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
+from transpiler.diagnostics import CompileError
+from transpiler.options import TranslateOptions
+from transpiler.translate import translate_file
 
 DEVICE_LIB = PROGRAMS / "device_lib"
 
@@ -89,3 +94,27 @@ def test_failing_device_assert_aborts_with_its_message(tmp_path):
         "cudaDeviceProp::kernelExecTimeoutEnabled", "cudaDeviceProp::computeMode")
 def test_host_api(tmp_path):
     assert_passes(run_program("host_api", tmp_path))
+
+
+UNSUPPORTED = {
+    "asm() in device code": ('asm("nop;");', "inline assembly in device code"),
+    "kernel launch in device code (dynamic parallelism)": ("child<<<1, 1>>>(p);", "dynamic parallelism"),
+    "static local variable in device code": ("static int calls = 0; p[0] = ++calls;", "a static local variable"),
+}
+
+
+@covers("Device code", *UNSUPPORTED, status="not supported", note="located error")
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
+def test_unsupported_device_constructs_are_located_errors(name, tmp_path):
+    statement, message = UNSUPPORTED[name]
+    cu = tmp_path / "bad.cu"
+    cu.write_text("#include <cuda_runtime.h>\n"
+                  "__global__ void child(int *p) { p[0] = 1; }\n"
+                  "__global__ void k(int *p)\n"
+                  "{\n"
+                  f"    {statement}\n"
+                  "}\n")
+    with pytest.raises(CompileError) as caught:
+        translate_file(cu, TranslateOptions())
+    text = str(caught.value)
+    assert text.startswith(f"{cu}:5:") and message in text and "not supported" in text, text
