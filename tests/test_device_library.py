@@ -35,6 +35,8 @@ def assert_passes(run):
         "atomicMax(long long)", "atomicInc", "atomicDec", "atomicCAS(int)", "atomicCAS(unsigned long long)",
         "atomicCAS(unsigned short)", "atomicAdd_block", "atomicAdd_system", "atomicCAS_system",
         "__threadfence", "__threadfence_block", "__threadfence_system")
+@covers("Kernels and memory", "__global__ kernel", "<<<grid, block>>> launch", "__shared__ variable", "__syncthreads",
+        "__device__ variable", "cudaMalloc", "cudaMemcpy", "cudaMemset", "cudaDeviceSynchronize", "cudaGetErrorString")
 def test_atomics_and_fences(tmp_path):
     # Several OpenMP threads, so that blocks really race on the atomics.
     assert_passes(run_program("atomics", tmp_path, threads=4))
@@ -92,6 +94,7 @@ def test_failing_device_assert_aborts_with_its_message(tmp_path):
         "cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit", "cudaThreadGetLimit",
         "cudaDeviceProp::clockRate", "cudaDeviceProp::memoryClockRate", "cudaDeviceProp::deviceOverlap",
         "cudaDeviceProp::kernelExecTimeoutEnabled", "cudaDeviceProp::computeMode")
+@covers("Kernels and memory", "__constant__ variable", "dim3 grid and block", "<<<grid, block, shared, stream>>> launch")
 def test_host_api(tmp_path):
     assert_passes(run_program("host_api", tmp_path))
 
