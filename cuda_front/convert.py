@@ -383,7 +383,8 @@ class Converter:
             if cursor.spelling not in ("x", "y", "z"):
                 raise unsupported(loc, f"the member '{cursor.spelling}' of {base.var}")
             return ir.Builtin(base.var, cursor.spelling, loc=loc)
-        return ir.Member(base, cursor.spelling, _is_arrow(cursor, base_cursor), loc=loc)
+        name = cursor.spelling or _dependent_member_name(cursor, base_cursor)
+        return ir.Member(base, name, _is_arrow(cursor, base_cursor), loc=loc)
 
     def call(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
@@ -396,6 +397,15 @@ class Converter:
         if any(c.kind == K.CALL_EXPR and c.spelling == "__cudaPushCallConfiguration" for c in children):
             # k<<<...>>>(...) in device code: the configuration is a child, not an argument.
             raise unsupported(loc, UNSUPPORTED_CALLS["__cudaPushCallConfiguration"])
+        operator = None if name else _unresolved_operator(children)
+        if operator is not None:
+            # An operator on operands of dependent type, with overloads in scope (in templates).
+            operands = list(cursor.get_arguments())
+            name = operator.spelling
+            if name in ("operator++", "operator--") and len(operands) == 1 \
+                    and operator.extent.start.offset > operands[0].extent.start.offset:
+                return ir.Unary(name[len("operator"):], self.expr(operands[0]), postfix=True, loc=loc)
+            return _operator_call(name, tuple(self.expr(c) for c in operands), loc)
         arg_cursors = list(cursor.get_arguments())
         args = tuple(a for a in (self.expr_or_none(c) for c in arg_cursors) if a is not None)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
@@ -557,6 +567,28 @@ def _is_arrow(cursor: ci.Cursor, base: ci.Cursor) -> bool:
         if tok.extent.start.offset >= end and tok.spelling in (".", "->"):
             return tok.spelling == "->"
     return False
+
+
+def _dependent_member_name(cursor: ci.Cursor, base: ci.Cursor) -> str:
+    """The member named in ``base.name`` / ``base->name`` when ``base`` has a dependent type (libclang
+    does not spell it): the identifier written after the operator."""
+    end = base.extent.end.offset
+    tokens = [t.spelling for t in cursor.get_tokens() if t.extent.start.offset >= end]
+    if len(tokens) == 2 and tokens[0] in (".", "->") and (tokens[1][:1].isalpha() or tokens[1][:1] == "_"):
+        return tokens[1]
+    raise unsupported(location(cursor), "this member access on a value of dependent type "
+                                        f"('{' '.join(tokens) or 'spelled by a macro'}')")
+
+
+def _unresolved_operator(children: list[ci.Cursor]) -> ci.Cursor | None:
+    """The callee of an overloaded operator call that a template leaves unresolved: a reference
+    to the overload set ``operator<op>`` (libclang lists it among the operands)."""
+    for child in children:
+        refs = [child] if child.kind == K.OVERLOADED_DECL_REF else [
+            c for c in child.get_children() if c.kind == K.OVERLOADED_DECL_REF] if child.kind == K.DECL_REF_EXPR else []
+        if len(refs) == 1 and refs[0].spelling in _OPERATOR_NAMES:
+            return refs[0]
+    return None
 
 
 def _operator_call(name: str, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:

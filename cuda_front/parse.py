@@ -42,6 +42,8 @@ def clang_arguments(options: TranslateOptions) -> list[str]:
     ]
     for d in options.include_dirs:
         args += ["-I", d]
+    for d in options.system_include_dirs:
+        args += ["-isystem", d]
     for d in options.defines:
         args.append(f"-D{d}")
     for u in options.undefines:

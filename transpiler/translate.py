@@ -28,7 +28,7 @@ from cuda_front.convert import BUILTIN_VARS, Converter, location, template_heade
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, skeleton
 from openmp_emit.printer import declare
-from transpiler import __version__, ir
+from transpiler import __version__, ir, torch_host
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
 from transpiler.options import TranslateOptions
 from transpiler.passes import PassContext, build_pipeline, run_pipeline
@@ -312,6 +312,13 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
         found = launch_edits(unit, name, _file_bytes(scan, name))
         if found:
             edits.setdefault(name, []).extend(found)
+    # PyTorch extensions: host checks for CUDA tensors accept the CPU tensors standing in for them.
+    host_rewrites = []
+    if options.torch_host:
+        for name in list(scan.files):
+            host_rewrites += torch_host.device_check_rewrites(unit.tu, name, _file_bytes(scan, name))
+        for r in host_rewrites:
+            edits.setdefault(r.loc.file, []).append(Edit(r.start, r.end, r.new))
 
     includes: dict[str, list[tuple[int, str]]] = {}
     for inc in scan.includes:
@@ -334,6 +341,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     source = skeleton.render("translation_unit.cpp.j2", version=__version__,
                              source_name=os.path.basename(main), body=body)
     explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports]}
+    if host_rewrites:
+        explain["host_rewrites"] = [r.as_json() for r in host_rewrites]
     include_dirs = sorted({os.path.dirname(os.path.abspath(f)) for f in inlined})
     included = [inc.include.name for inc in unit.tu.get_includes()]
     return TranslationResult(source, ctx.warnings, explain, include_dirs, program, included)

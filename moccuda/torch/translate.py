@@ -1,0 +1,127 @@
+"""Translate one ``.cu`` source of a PyTorch extension into C++ that PyTorch's CPU build compiles.
+
+The front end reads PyTorch's headers as system headers (``-isystem``: the translator never looks
+inside them), after MocCUDA's ATen/c10 CUDA compat headers, which take the place of PyTorch's own
+``ATen/cuda``, ``c10/cuda`` and ``THC`` headers.  Host-side CUDA device checks are rewritten to
+accept CPU tensors (``TranslateOptions.torch_host``, reported in ``explain["host_rewrites"]``).
+
+Parsing ``torch/extension.h`` in CUDA mode is most of the time of a translation: about 20 s of
+CPU for ``ATen/ATen.h`` and 30 s for ``torch/extension.h`` (see docs/PERFORMANCE.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+from moccuda import build as moccuda_build
+from transpiler.diagnostics import CompileError
+from transpiler.options import TranslateOptions
+from transpiler.translate import translate_file
+
+#: MocCUDA's ATen/c10/THC CUDA headers for PyTorch extensions (only on torch builds' paths).
+COMPAT_INCLUDE_DIR = moccuda_build.INCLUDE_DIR / "torch_compat"
+#: The C++ standard PyTorch 2.13's cpp_extension compiles with.
+CXX_STANDARD = "c++20"
+
+
+class TorchTranslationError(RuntimeError):
+    """A ``.cu`` source could not be translated; the message holds cuda2cpu's located diagnostics
+    (``file:line:col: error: ...``)."""
+
+
+@dataclass(frozen=True)
+class CudaFlags:
+    """What of an extension's nvcc flags (``extra_cuda_cflags``) means something on the CPU."""
+
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    undefines: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+
+
+def split_cuda_flags(flags: list[str] | None) -> CudaFlags:
+    """``-I``, ``-D``, ``-U`` are kept (joined or separate forms); nvcc's code generation and
+    optimization flags (``-O3``, ``--use_fast_math``, ``-gencode``, ``-Xcompiler``...) are ignored,
+    as ``cuda2cpu`` ignores them."""
+    include_dirs, defines, undefines, ignored = [], [], [], []
+    items = list(flags or [])
+    i = 0
+    while i < len(items):
+        flag = items[i]
+        for prefix, target in (("-I", include_dirs), ("-D", defines), ("-U", undefines)):
+            if flag.startswith(prefix):
+                if flag == prefix and i + 1 < len(items):
+                    i += 1
+                    target.append(items[i])
+                else:
+                    target.append(flag[len(prefix):])
+                break
+        else:
+            ignored.append(flag)
+        i += 1
+    return CudaFlags(tuple(include_dirs), tuple(defines), tuple(undefines), tuple(ignored))
+
+
+def torch_include_dirs() -> list[str]:
+    """PyTorch's include directories and Python's (``torch/extension.h`` includes ``Python.h``)."""
+    from torch.utils.cpp_extension import include_paths
+
+    return [*include_paths(), sysconfig.get_paths()["include"]]
+
+
+def translation_options(name: str, include_dirs: list[str], cuda: CudaFlags) -> TranslateOptions:
+    # The macros PyTorch's cpp_extension defines for every source of an extension.
+    defines = ("TORCH_API_INCLUDE_EXTENSION_H", f"TORCH_EXTENSION_NAME={name}", *cuda.defines)
+    return TranslateOptions(include_dirs=tuple(include_dirs) + cuda.include_dirs, defines=defines,
+                            undefines=cuda.undefines, std=CXX_STANDARD,
+                            system_include_dirs=(str(COMPAT_INCLUDE_DIR), *torch_include_dirs()), torch_host=True)
+
+
+def translate_source(source: str | os.PathLike, out_dir: Path, options: TranslateOptions, verbose: bool = False) -> Path:
+    """Translate ``source`` into ``out_dir/<name>.cpp`` (written only when the text changed, so
+    PyTorch's build does not recompile an unchanged translation); return its path."""
+    source = Path(source)
+    try:
+        result = translate_file(source, options)
+    except CompileError as exc:
+        raise TorchTranslationError(f"cuda2cpu could not translate {source}:\n{exc}") from None
+    # The -D of extra_cuda_cflags apply to the .cu only, as nvcc would apply them.
+    cuda_defines = [d for d in options.defines if not d.startswith(("TORCH_API_INCLUDE_EXTENSION_H", "TORCH_EXTENSION_NAME="))]
+    prologue = "".join(f"#define {d.replace('=', ' ', 1)}\n" if "=" in d else f"#define {d} 1\n" for d in cuda_defines)
+    prologue += "".join(f"#undef {u}\n" for u in options.undefines)
+    # The source's own directory and those of inlined user headers, for their quoted includes.
+    includes = list(dict.fromkeys([str(source.resolve().parent), *result.include_dirs]))
+    text = prologue + result.source
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / (source.name + ".cpp")
+    if not target.exists() or target.read_text() != text:
+        target.write_text(text)
+    (out_dir / (source.name + ".includes")).write_text("\n".join(includes) + "\n")
+    if verbose:
+        for w in result.warnings:
+            print(f"cuda2cpu: {w}")
+        for r in result.explain.get("host_rewrites", []):
+            print(f"cuda2cpu: {r['file']}:{r['line']}:{r['column']}: host check rewritten for CPU tensors: "
+                  f"{r['from']} -> {r['to']}")
+        print(f"cuda2cpu: translated {source} -> {target}")
+    return target
+
+
+def translated_include_dirs(target: Path) -> list[str]:
+    """The include directories the translation of ``target`` needs (written beside it)."""
+    listing = target.with_suffix(".includes")
+    return [line for line in listing.read_text().splitlines() if line] if listing.exists() else []
+
+
+def compile_flags(extra: list[str]) -> list[str]:
+    """Flags for every C++ source of a translated extension: OpenMP, the compat headers (before
+    PyTorch's, which cpp_extension adds after the user's), MocCUDA's headers."""
+    return ["-fopenmp", f"-I{COMPAT_INCLUDE_DIR}", f"-I{moccuda_build.include_dir()}", *[f"-I{d}" for d in extra]]
+
+
+def link_flags() -> list[str]:
+    """MocCUDA's static library (position-independent) and OpenMP."""
+    return [str(moccuda_build.build("static")), "-fopenmp", "-pthread"]
