@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define HID 16
 #define ETA 0.3f
@@ -53,13 +53,8 @@ int main(int argc, char **argv)
     int in = atoi(argv[1]);
     SuiteRng rng(atoll(argv[2]));
     int blocks = in / HID;
-    std::vector<float> input(in), weights(in * HID), old(in * HID, 0.0f), w2(HID);
-    for (int i = 0; i < in; ++i)
-        input[i] = rng.uniform();
-    for (int k = 0; k < in * HID; ++k)
-        weights[k] = 0.01f * (rng.uniform() - 0.5f);
-    for (int j = 0; j < HID; ++j)
-        w2[j] = rng.uniform() - 0.5f;
+    std::vector<float> input, weights, w2, old(in * HID, 0.0f);
+    backprop_input(rng, in, HID, input, weights, w2);
     const float target = 0.9f;
     float *d_input, *d_weights, *d_old, *d_partial, *d_delta;
     cudaMalloc(&d_input, in * sizeof(float));

@@ -3,7 +3,7 @@
 // the next frontier and raise the host's "not done" flag.  Usage: bfs NODES DEGREE SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 __global__ void expand(const int *offsets, const int *edges, char *frontier, char *updated,
                        const char *visited, int *cost, int n)
@@ -40,14 +40,8 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]), degree = atoi(argv[2]);
     SuiteRng rng(atoll(argv[3]));
-    std::vector<int> offsets(n + 1), edges;
-    for (int v = 0; v < n; ++v) {
-        offsets[v] = (int)edges.size();
-        int d = 1 + rng.below(2 * degree);
-        for (int k = 0; k < d; ++k)
-            edges.push_back(rng.below(n));
-    }
-    offsets[n] = (int)edges.size();
+    std::vector<int> offsets, edges;
+    bfs_graph(rng, n, degree, offsets, edges);
     int m = (int)edges.size();
     std::vector<char> frontier(n, 0), visited(n, 0);
     std::vector<int> cost(n, -1);

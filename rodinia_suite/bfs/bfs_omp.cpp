@@ -1,7 +1,7 @@
 // bfs, OpenMP: level-synchronous breadth-first search; each level is one parallel loop over the
 // frontier's nodes and one that promotes the reached nodes.  Usage: bfs_omp NODES DEGREE SEED OUTFILE
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 int main(int argc, char **argv)
 {
@@ -11,14 +11,8 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]), degree = atoi(argv[2]);
     SuiteRng rng(atoll(argv[3]));
-    std::vector<int> offsets(n + 1), edges;
-    for (int v = 0; v < n; ++v) {
-        offsets[v] = (int)edges.size();
-        int d = 1 + rng.below(2 * degree);
-        for (int k = 0; k < d; ++k)
-            edges.push_back(rng.below(n));
-    }
-    offsets[n] = (int)edges.size();
+    std::vector<int> offsets, edges;
+    bfs_graph(rng, n, degree, offsets, edges);
     std::vector<char> frontier(n, 0), updated(n, 0), visited(n, 0);
     std::vector<int> cost(n, -1);
     frontier[0] = visited[0] = 1;

@@ -8,6 +8,128 @@
 #include <vector>
 #include "suite.h"
 
+// nn: RECORDS (latitude, longitude) pairs, latitude in [-90, 90), longitude in [-180, 180).
+inline std::vector<float> nn_records(SuiteRng &rng, int records)
+{
+    std::vector<float> lat_lng(2 * (size_t)records);
+    for (int i = 0; i < records; ++i) {
+        lat_lng[2 * i] = 180.0f * rng.uniform() - 90.0f;
+        lat_lng[2 * i + 1] = 360.0f * rng.uniform() - 180.0f;
+    }
+    return lat_lng;
+}
+
+// gaussian: an N x N diagonally dominant system a x = b (row-major), each row then its b.
+inline void gaussian_input(SuiteRng &rng, int n, std::vector<float> &a, std::vector<float> &b)
+{
+    a.resize((size_t)n * n);
+    b.resize(n);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j)
+            a[i * n + j] = rng.uniform() - 0.5f + (i == j ? (float)n : 0.0f);
+        b[i] = rng.uniform();
+    }
+}
+
+// bfs: a random directed graph in compressed rows: node v's 1 .. 2 DEGREE out-edges are
+// edges[offsets[v] .. offsets[v + 1]).
+inline void bfs_graph(SuiteRng &rng, int n, int degree, std::vector<int> &offsets, std::vector<int> &edges)
+{
+    offsets.assign(n + 1, 0);
+    edges.clear();
+    for (int v = 0; v < n; ++v) {
+        offsets[v] = (int)edges.size();
+        int d = 1 + rng.below(2 * degree);
+        for (int k = 0; k < d; ++k)
+            edges.push_back(rng.below(n));
+    }
+    offsets[n] = (int)edges.size();
+}
+
+// srad_v2: an image already in the exponential domain, exp of uniform [0, 1).
+inline std::vector<float> srad_v2_image(SuiteRng &rng, int size)
+{
+    std::vector<float> image(size);
+    for (int k = 0; k < size; ++k)
+        image[k] = expf(rng.uniform());
+    return image;
+}
+
+// backprop: IN inputs, IN x HIDDEN input weights (row-major, small) and HIDDEN output weights.
+inline void backprop_input(SuiteRng &rng, int in, int hidden, std::vector<float> &input, std::vector<float> &weights,
+                           std::vector<float> &output_weights)
+{
+    input.resize(in);
+    weights.resize((size_t)in * hidden);
+    output_weights.resize(hidden);
+    for (int i = 0; i < in; ++i)
+        input[i] = rng.uniform();
+    for (size_t k = 0; k < weights.size(); ++k)
+        weights[k] = 0.01f * (rng.uniform() - 0.5f);
+    for (int j = 0; j < hidden; ++j)
+        output_weights[j] = rng.uniform() - 0.5f;
+}
+
+// kmeans: POINTS x FEATURES features in [0, 1), point-major.
+inline std::vector<float> kmeans_features(SuiteRng &rng, int points, int features)
+{
+    std::vector<float> x((size_t)points * features);
+    for (auto &v : x)
+        v = rng.uniform();
+    return x;
+}
+
+// lud: an N x N diagonally dominant matrix (row-major), so elimination needs no pivoting.
+inline std::vector<float> lud_matrix(SuiteRng &rng, int n)
+{
+    std::vector<float> a((size_t)n * n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            a[i * n + j] = rng.uniform() + (i == j ? (float)n : 0.0f);
+    return a;
+}
+
+// nw: the (N+1) x (N+1) similarity scores of two random sequences (row and column 0 unused) in
+// [-4, 5], and the score matrix with its first row and column set to the gap penalties.
+inline void nw_input(SuiteRng &rng, int n, int penalty, std::vector<int> &ref, std::vector<int> &score)
+{
+    int n1 = n + 1;
+    ref.assign((size_t)n1 * n1, 0);
+    score.assign((size_t)n1 * n1, 0);
+    for (int i = 1; i < n1; ++i)
+        for (int j = 1; j < n1; ++j)
+            ref[i * n1 + j] = rng.below(10) - 4;
+    for (int i = 0; i < n1; ++i) {
+        score[i * n1] = -i * penalty;
+        score[i] = -i * penalty;
+    }
+}
+
+// lavaMD: particle positions in [0, 1) within their box, w = |p|^2 / 2 (so that r^2 / 2 =
+// w_i + w_j - p_i.p_j), and charges in [0, 1).  Vec4 is any type with float x, y, z, w.
+template <typename Vec4>
+inline void lavamd_input(SuiteRng &rng, int n, std::vector<Vec4> &pos, std::vector<float> &charge)
+{
+    pos.resize(n);
+    charge.resize(n);
+    for (int k = 0; k < n; ++k) {
+        pos[k].x = rng.uniform();
+        pos[k].y = rng.uniform();
+        pos[k].z = rng.uniform();
+        pos[k].w = 0.5f * (pos[k].x * pos[k].x + pos[k].y * pos[k].y + pos[k].z * pos[k].z);
+        charge[k] = rng.uniform();
+    }
+}
+
+// pathfinder: a ROWS x COLS grid of step costs 0..9.
+inline std::vector<int> pathfinder_wall(SuiteRng &rng, int rows, int cols)
+{
+    std::vector<int> wall((size_t)rows * cols);
+    for (auto &w : wall)
+        w = rng.below(10);
+    return wall;
+}
+
 // hotspot, hotspot3D: initial temperature around 320-330 K and a power map in [0, 0.5).
 inline void thermal_input(SuiteRng &rng, int cells, std::vector<float> &temp, std::vector<float> &power)
 {

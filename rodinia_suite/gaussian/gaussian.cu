@@ -3,7 +3,7 @@
 // side; the host then back-substitutes.  Usage: gaussian N SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 __global__ void fan1(const float *a, float *m, int n, int t)
 {
@@ -32,12 +32,8 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]);
     SuiteRng rng(atoll(argv[2]));
-    std::vector<float> a(n * n), b(n), m(n * n, 0.0f);
-    for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j)
-            a[i * n + j] = rng.uniform() - 0.5f + (i == j ? (float)n : 0.0f);
-        b[i] = rng.uniform();
-    }
+    std::vector<float> a, b, m(n * n, 0.0f);
+    gaussian_input(rng, n, a, b);
     float *d_a, *d_b, *d_m;
     cudaMalloc(&d_a, n * n * sizeof(float));
     cudaMalloc(&d_b, n * sizeof(float));

@@ -1,7 +1,7 @@
 // gaussian, OpenMP: forward elimination, each step's row updates in one parallel loop, then back
 // substitution.  Usage: gaussian_omp N SEED OUTFILE
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 int main(int argc, char **argv)
 {
@@ -11,12 +11,8 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]);
     SuiteRng rng(atoll(argv[2]));
-    std::vector<float> a(n * n), b(n);
-    for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j)
-            a[i * n + j] = rng.uniform() - 0.5f + (i == j ? (float)n : 0.0f);
-        b[i] = rng.uniform();
-    }
+    std::vector<float> a, b;
+    gaussian_input(rng, n, a, b);
     double t0 = suite_now();
     for (int t = 0; t < n - 1; ++t) {
 #pragma omp parallel for

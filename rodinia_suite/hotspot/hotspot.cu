@@ -5,7 +5,7 @@
 // Usage: hotspot ROWS COLS ITERS STEPS SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define BS 16
 
@@ -57,11 +57,8 @@ int main(int argc, char **argv)
     int rows = atoi(argv[1]), cols = atoi(argv[2]), iters = atoi(argv[3]), steps = atoi(argv[4]);
     SuiteRng rng(atoll(argv[5]));
     int size = rows * cols;
-    std::vector<float> temp(size), power(size);
-    for (int k = 0; k < size; ++k) {
-        temp[k] = 320.0f + 10.0f * rng.uniform();
-        power[k] = 0.5f * rng.uniform();
-    }
+    std::vector<float> temp, power;
+    thermal_input(rng, size, temp, power);
     const float sdc = 1.0f, rx = 0.1f, ry = 0.1f, rz = 0.01f, amb = 80.0f;
     float *d_power, *d_a, *d_b;
     cudaMalloc(&d_power, size * sizeof(float));

@@ -3,7 +3,7 @@
 // Usage: hotspot_omp ROWS COLS ITERS STEPS SEED OUTFILE
 #include <utility>
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 int main(int argc, char **argv)
 {
@@ -14,11 +14,8 @@ int main(int argc, char **argv)
     int rows = atoi(argv[1]), cols = atoi(argv[2]), iters = atoi(argv[3]);
     SuiteRng rng(atoll(argv[5]));
     int size = rows * cols;
-    std::vector<float> a(size), b(size), power(size);
-    for (int k = 0; k < size; ++k) {
-        a[k] = 320.0f + 10.0f * rng.uniform();
-        power[k] = 0.5f * rng.uniform();
-    }
+    std::vector<float> a, power, b(size);
+    thermal_input(rng, size, a, power);
     const float sdc = 1.0f, rx = 0.1f, ry = 0.1f, rz = 0.01f, amb = 80.0f;
     double t0 = suite_now();
     for (int it = 0; it < iters; ++it) {

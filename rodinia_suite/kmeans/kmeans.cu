@@ -4,7 +4,7 @@
 // centres to their members' means.  Usage: kmeans POINTS FEATURES CLUSTERS ITERS SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 __global__ void membership(const float *features_t, const float *centres, int *member, int n, int nf, int k)
 {
@@ -52,9 +52,7 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]), nf = atoi(argv[2]), k = atoi(argv[3]), iters = atoi(argv[4]);
     SuiteRng rng(atoll(argv[5]));
-    std::vector<float> features(n * nf), features_t(n * nf), centres(k * nf);
-    for (int i = 0; i < n * nf; ++i)
-        features[i] = rng.uniform();
+    std::vector<float> features = kmeans_features(rng, n, nf), features_t(n * nf), centres(k * nf);
     for (int p = 0; p < n; ++p)
         for (int f = 0; f < nf; ++f)
             features_t[f * n + p] = features[p * nf + f];

@@ -2,7 +2,7 @@
 // over the points (row-major features), the centre update is serial, in double, as in the CUDA host.
 // Usage: kmeans_omp POINTS FEATURES CLUSTERS ITERS SEED OUTFILE
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 static void update_centres(const std::vector<float> &features, const std::vector<int> &member,
                            std::vector<float> &centres, int n, int nf, int k)
@@ -28,9 +28,7 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]), nf = atoi(argv[2]), k = atoi(argv[3]), iters = atoi(argv[4]);
     SuiteRng rng(atoll(argv[5]));
-    std::vector<float> features(n * nf), centres(k * nf);
-    for (int i = 0; i < n * nf; ++i)
-        features[i] = rng.uniform();
+    std::vector<float> features = kmeans_features(rng, n, nf), centres(k * nf);
     for (int c = 0; c < k; ++c)
         for (int f = 0; f < nf; ++f)
             centres[c * nf + f] = features[c * nf + f];

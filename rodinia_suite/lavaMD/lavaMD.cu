@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define PER_BOX 32
 #define ALPHA 0.5f
@@ -52,16 +52,9 @@ int main(int argc, char **argv)
     int side = atoi(argv[1]);
     SuiteRng rng(atoll(argv[2]));
     int boxes = side * side * side, n = boxes * PER_BOX;
-    // Positions in [0, 1) within their box; w holds |p|^2 / 2 so that r^2 / 2 = w_i + w_j - p_i.p_j.
     std::vector<float4> pos(n), force(n);
     std::vector<float> charge(n);
-    for (int k = 0; k < n; ++k) {
-        pos[k].x = rng.uniform();
-        pos[k].y = rng.uniform();
-        pos[k].z = rng.uniform();
-        pos[k].w = 0.5f * (pos[k].x * pos[k].x + pos[k].y * pos[k].y + pos[k].z * pos[k].z);
-        charge[k] = rng.uniform();
-    }
+    lavamd_input(rng, n, pos, charge);
     float4 *d_pos, *d_force;
     float *d_charge;
     cudaMalloc(&d_pos, n * sizeof(float4));

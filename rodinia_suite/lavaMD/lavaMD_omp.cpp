@@ -2,7 +2,7 @@
 // the boxes.  Usage: lavaMD_omp BOXES_PER_SIDE SEED OUTFILE
 #include <cmath>
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 #define PER_BOX 32
 #define ALPHA 0.5f
@@ -22,13 +22,7 @@ int main(int argc, char **argv)
     int boxes = side * side * side, n = boxes * PER_BOX;
     std::vector<Vec4> pos(n), force(n);
     std::vector<float> charge(n);
-    for (int k = 0; k < n; ++k) {
-        pos[k].x = rng.uniform();
-        pos[k].y = rng.uniform();
-        pos[k].z = rng.uniform();
-        pos[k].w = 0.5f * (pos[k].x * pos[k].x + pos[k].y * pos[k].y + pos[k].z * pos[k].z);
-        charge[k] = rng.uniform();
-    }
+    lavamd_input(rng, n, pos, charge);
     const float a2 = 2.0f * ALPHA * ALPHA;
     double t0 = suite_now();
 #pragma omp parallel for schedule(dynamic)

@@ -5,7 +5,7 @@
 // N is a multiple of 16.  Usage: lud N SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define BS 16
 
@@ -83,10 +83,7 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]);
     SuiteRng rng(atoll(argv[2]));
-    std::vector<float> a(n * n);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-            a[i * n + j] = rng.uniform() + (i == j ? (float)n : 0.0f);
+    std::vector<float> a = lud_matrix(rng, n);
     float *d_a;
     cudaMalloc(&d_a, n * n * sizeof(float));
     cudaMemcpy(d_a, a.data(), n * n * sizeof(float), cudaMemcpyHostToDevice);

@@ -1,7 +1,7 @@
 // lud, OpenMP: right-looking in-place LU decomposition (no pivoting), each step's trailing update
 // one parallel loop over the rows.  Usage: lud_omp N SEED OUTFILE
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 int main(int argc, char **argv)
 {
@@ -11,10 +11,7 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]);
     SuiteRng rng(atoll(argv[2]));
-    std::vector<float> m(n * n);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-            m[i * n + j] = rng.uniform() + (i == j ? (float)n : 0.0f);
+    std::vector<float> m = lud_matrix(rng, n);
     float *a = m.data();
     double t0 = suite_now();
     for (int k = 0; k < n - 1; ++k) {

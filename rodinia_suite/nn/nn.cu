@@ -4,7 +4,7 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 __global__ void distances(const float2 *records, float *dist, int n, float lat, float lng)
 {
@@ -24,10 +24,11 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]), k = atoi(argv[2]);
     SuiteRng rng(atoll(argv[3]));
+    std::vector<float> lat_lng = nn_records(rng, n);
     std::vector<float2> records(n);
     for (int i = 0; i < n; ++i) {
-        records[i].x = 180.0f * rng.uniform() - 90.0f;
-        records[i].y = 360.0f * rng.uniform() - 180.0f;
+        records[i].x = lat_lng[2 * i];
+        records[i].y = lat_lng[2 * i + 1];
     }
     float lat = 30.0f, lng = 90.0f;
     float2 *d_records;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 #include <algorithm>
-#include "suite.h"
+#include "inputs.h"
 
 struct Record {
     float lat, lng;
@@ -17,10 +17,11 @@ int main(int argc, char **argv)
     }
     int n = atoi(argv[1]), k = atoi(argv[2]);
     SuiteRng rng(atoll(argv[3]));
+    std::vector<float> lat_lng = nn_records(rng, n);
     std::vector<Record> records(n);
     for (int i = 0; i < n; ++i) {
-        records[i].lat = 180.0f * rng.uniform() - 90.0f;
-        records[i].lng = 360.0f * rng.uniform() - 180.0f;
+        records[i].lat = lat_lng[2 * i];
+        records[i].lng = lat_lng[2 * i + 1];
     }
     float lat = 30.0f, lng = 90.0f;
     std::vector<float> dist(n);

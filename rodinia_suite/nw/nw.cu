@@ -4,7 +4,7 @@
 // two loops).  N is a multiple of 16.  Usage: nw N PENALTY SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define BS 16
 
@@ -56,14 +56,8 @@ int main(int argc, char **argv)
     int n = atoi(argv[1]), penalty = atoi(argv[2]);
     SuiteRng rng(atoll(argv[3]));
     int n1 = n + 1;
-    std::vector<int> ref(n1 * n1, 0), score(n1 * n1, 0);
-    for (int i = 1; i < n1; ++i)
-        for (int j = 1; j < n1; ++j)
-            ref[i * n1 + j] = rng.below(10) - 4;
-    for (int i = 0; i < n1; ++i) {
-        score[i * n1] = -i * penalty;
-        score[i] = -i * penalty;
-    }
+    std::vector<int> ref, score;
+    nw_input(rng, n, penalty, ref, score);
     int *d_ref, *d_score;
     cudaMalloc(&d_ref, n1 * n1 * sizeof(int));
     cudaMalloc(&d_score, n1 * n1 * sizeof(int));

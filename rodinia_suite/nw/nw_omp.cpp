@@ -1,7 +1,7 @@
 // nw, OpenMP: the Needleman-Wunsch score matrix by anti-diagonals of cells, each diagonal one
 // parallel loop.  Usage: nw_omp N PENALTY SEED OUTFILE
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 static inline int best(int diagonal, int up, int left)
 {
@@ -18,14 +18,8 @@ int main(int argc, char **argv)
     int n = atoi(argv[1]), penalty = atoi(argv[2]);
     SuiteRng rng(atoll(argv[3]));
     int n1 = n + 1;
-    std::vector<int> ref(n1 * n1, 0), score(n1 * n1, 0);
-    for (int i = 1; i < n1; ++i)
-        for (int j = 1; j < n1; ++j)
-            ref[i * n1 + j] = rng.below(10) - 4;
-    for (int i = 0; i < n1; ++i) {
-        score[i * n1] = -i * penalty;
-        score[i] = -i * penalty;
-    }
+    std::vector<int> ref, score;
+    nw_input(rng, n, penalty, ref, score);
     int *s = score.data();
     const int *r = ref.data();
     double t0 = suite_now();

@@ -5,7 +5,7 @@
 // Usage: pathfinder ROWS COLS STEPS SEED OUTFILE
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define BS 256
 
@@ -49,9 +49,7 @@ int main(int argc, char **argv)
     }
     int rows = atoi(argv[1]), cols = atoi(argv[2]), steps = atoi(argv[3]);
     SuiteRng rng(atoll(argv[4]));
-    std::vector<int> wall(rows * cols);
-    for (int k = 0; k < rows * cols; ++k)
-        wall[k] = rng.below(10);
+    std::vector<int> wall = pathfinder_wall(rng, rows, cols);
     int *d_wall, *d_a, *d_b;
     cudaMalloc(&d_wall, rows * cols * sizeof(int));
     cudaMalloc(&d_a, cols * sizeof(int));

@@ -3,7 +3,7 @@
 // Usage: pathfinder_omp ROWS COLS STEPS SEED OUTFILE
 #include <utility>
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 int main(int argc, char **argv)
 {
@@ -13,9 +13,7 @@ int main(int argc, char **argv)
     }
     int rows = atoi(argv[1]), cols = atoi(argv[2]);
     SuiteRng rng(atoll(argv[4]));
-    std::vector<int> wall(rows * cols);
-    for (int k = 0; k < rows * cols; ++k)
-        wall[k] = rng.below(10);
+    std::vector<int> wall = pathfinder_wall(rng, rows, cols);
     std::vector<int> src(wall.begin(), wall.begin() + cols), dst(cols);
     double t0 = suite_now();
     for (int row = 1; row < rows; ++row) {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 #include <cuda_runtime.h>
-#include "suite.h"
+#include "inputs.h"
 
 #define BS 16
 #define ROI 32
@@ -80,9 +80,7 @@ int main(int argc, char **argv)
     int rows = atoi(argv[1]), cols = atoi(argv[2]), iters = atoi(argv[3]);
     SuiteRng rng(atoll(argv[4]));
     int size = rows * cols;
-    std::vector<float> J(size);
-    for (int k = 0; k < size; ++k)
-        J[k] = expf(rng.uniform());
+    std::vector<float> J = srad_v2_image(rng, size);
     float *d_J, *d_C, *d_N, *d_S, *d_W, *d_E;
     cudaMalloc(&d_J, size * sizeof(float));
     cudaMalloc(&d_C, size * sizeof(float));

@@ -3,7 +3,7 @@
 // coefficient, then the update.  Usage: srad_v2_omp ROWS COLS ITERS SEED OUTFILE
 #include <cmath>
 #include <vector>
-#include "suite.h"
+#include "inputs.h"
 
 #define ROI 32
 
@@ -30,9 +30,8 @@ int main(int argc, char **argv)
     int rows = atoi(argv[1]), cols = atoi(argv[2]), iters = atoi(argv[3]);
     SuiteRng rng(atoll(argv[4]));
     int size = rows * cols;
-    std::vector<float> J(size), C(size), dN(size), dS(size), dW(size), dE(size);
-    for (int k = 0; k < size; ++k)
-        J[k] = expf(rng.uniform());
+    std::vector<float> J = srad_v2_image(rng, size);
+    std::vector<float> C(size), dN(size), dS(size), dW(size), dE(size);
     const float lambda = 0.5f;
     double t0 = suite_now();
     for (int it = 0; it < iters; ++it) {
