@@ -430,11 +430,10 @@ MOCCUDA_HD void surf3Dwrite(T value, cudaSurfaceObject_t surf, int x, int y, int
 /* ---- legacy texture references (CUDA 11 and older) ----
  * A global `texture<T, dim, mode> tex;` holds its sampling state (the textureReference fields the
  * program sets: normalized, filterMode, addressMode, channelDesc) and what cudaBindTexture* bound
- * to it. */
+ * to it (textureReference::binding).  The C functions take &tex (as Rodinia's kmeans calls them);
+ * these overloads take tex itself. */
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture : public textureReference {
-    mutable moccuda_texture binding;
-
     __host__ texture(int norm = 0, enum cudaTextureFilterMode filter = cudaFilterModePoint,
                      enum cudaTextureAddressMode address = cudaAddressModeClamp)
         : texture(norm, filter, address, cudaCreateChannelDesc<T>())
@@ -442,7 +441,7 @@ struct texture : public textureReference {
     }
     __host__ texture(int norm, enum cudaTextureFilterMode filter, enum cudaTextureAddressMode address,
                      struct cudaChannelFormatDesc desc)
-        : textureReference(), binding()
+        : textureReference()
     {
         normalized = norm;
         filterMode = filter;
@@ -461,47 +460,49 @@ template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, M> &tex, const void *ptr,
                                             const struct cudaChannelFormatDesc &desc, size_t size = ~(size_t)0 >> 1)
 {
-    if (offset != 0)
-        *offset = 0;
-    return moccuda_bind_texture(&tex.binding, &tex, ptr, &desc, size, 1, 0, 1);
+    return cudaBindTexture(offset, &tex, ptr, &desc, size);
 }
 template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, M> &tex, const void *ptr,
                                             size_t size = ~(size_t)0 >> 1)
 {
-    return cudaBindTexture(offset, tex, ptr, tex.channelDesc, size);
+    return cudaBindTexture(offset, &tex, ptr, &tex.channelDesc, size);
 }
 template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, M> &tex, const void *ptr,
                                               const struct cudaChannelFormatDesc &desc, size_t width, size_t height,
                                               size_t pitch)
 {
-    if (offset != 0)
-        *offset = 0;
-    return moccuda_bind_texture(&tex.binding, &tex, ptr, &desc, width, height, pitch, 0);
+    return cudaBindTexture2D(offset, &tex, ptr, &desc, width, height, pitch);
 }
 template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, M> &tex, const void *ptr,
                                               size_t width, size_t height, size_t pitch)
 {
-    return cudaBindTexture2D(offset, tex, ptr, tex.channelDesc, width, height, pitch);
+    return cudaBindTexture2D(offset, &tex, ptr, &tex.channelDesc, width, height, pitch);
 }
 template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaBindTextureToArray(const texture<T, dim, M> &tex, cudaArray_const_t array)
 {
-    return moccuda_bind_texture_to_array(&tex.binding, &tex, array);
+    return cudaBindTextureToArray(&tex, array, &tex.channelDesc);
 }
 template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaBindTextureToArray(const texture<T, dim, M> &tex, cudaArray_const_t array,
-                                                   const struct cudaChannelFormatDesc &)
+                                                   const struct cudaChannelFormatDesc &desc)
 {
-    return moccuda_bind_texture_to_array(&tex.binding, &tex, array);
+    return cudaBindTextureToArray(&tex, array, &desc);
 }
 template <class T, int dim, enum cudaTextureReadMode M>
 inline __host__ cudaError_t cudaUnbindTexture(const texture<T, dim, M> &tex)
 {
-    tex.binding = moccuda_texture();
-    return cudaSuccess;
+    return cudaUnbindTexture(&tex);
+}
+/* CUDA 4 also named the reference by a string. */
+template <size_t N>
+inline __host__ cudaError_t cudaGetTextureReference(const struct textureReference **texture, const char (&name)[N])
+{
+    const void *symbol = moccuda_symbol_by_name(name);
+    return symbol != 0 ? cudaGetTextureReference(texture, symbol) : moccuda_set_error(cudaErrorInvalidTexture);
 }
 
 template <class T, enum cudaTextureReadMode M>

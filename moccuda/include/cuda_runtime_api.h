@@ -147,13 +147,17 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *resource, 
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *sampling, cudaTextureObject_t texture);
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surface, const struct cudaResourceDesc *resource);
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surface);
-/* Legacy texture references (removed in CUDA 12; kept here): `texture` is the reference's
- * moccuda_texture, which the C++ overloads in cuda2cpu_texture.h pass. */
-cudaError_t moccuda_bind_texture(struct moccuda_texture *texture, const struct textureReference *reference,
-                                 const void *ptr, const struct cudaChannelFormatDesc *desc, size_t width,
-                                 size_t height, size_t pitch, int linear);
-cudaError_t moccuda_bind_texture_to_array(struct moccuda_texture *texture, const struct textureReference *reference,
-                                          cudaArray_const_t array);
+/* Legacy texture references (removed in CUDA 12; kept here).  C++ code usually calls the
+ * overloads in cuda2cpu_texture.h, which take the texture<T, dim, mode> itself. */
+cudaError_t cudaBindTexture(size_t *offset, const struct textureReference *texture, const void *ptr,
+                            const struct cudaChannelFormatDesc *desc, size_t size);
+cudaError_t cudaBindTexture2D(size_t *offset, const struct textureReference *texture, const void *ptr,
+                              const struct cudaChannelFormatDesc *desc, size_t width, size_t height, size_t pitch);
+cudaError_t cudaBindTextureToArray(const struct textureReference *texture, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc *desc);
+cudaError_t cudaUnbindTexture(const struct textureReference *texture);
+cudaError_t cudaGetTextureReference(const struct textureReference **texture, const void *symbol);
+cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const struct textureReference *texture);
 
 /* ---- streams (synchronous: work runs when issued, so every stream is always idle) ---- */
 cudaError_t cudaStreamCreate(cudaStream_t *stream);

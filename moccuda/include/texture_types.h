@@ -140,22 +140,6 @@ struct cudaTextureDesc {
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
 
-/* A legacy texture reference's sampling state (the base of texture<T, dim, mode>). */
-struct textureReference {
-    int normalized;
-    enum cudaTextureFilterMode filterMode;
-    enum cudaTextureAddressMode addressMode[3];
-    struct cudaChannelFormatDesc channelDesc;
-    int sRGB;
-    unsigned int maxAnisotropy;
-    enum cudaTextureFilterMode mipmapFilterMode;
-    float mipmapLevelBias;
-    float minMipmapLevelClamp;
-    float maxMipmapLevelClamp;
-    int disableTrilinearOptimization;
-    int __cudaReserved[14];
-};
-
 /* ---- MocCUDA's representation ---- */
 
 /* Texels in rows: texel (x, y, z) of `element_size` bytes is at
@@ -173,6 +157,24 @@ struct moccuda_texture {
     struct moccuda_texels texels;
     struct cudaTextureDesc sampling;
     int linear;
+};
+
+/* A legacy texture reference (the base of texture<T, dim, mode>): its sampling state as CUDA
+ * names it, then what cudaBindTexture* bound to it (MocCUDA's; CUDA 12 removed texture references,
+ * so no binary layout constrains this one). */
+struct textureReference {
+    int normalized;
+    enum cudaTextureFilterMode filterMode;
+    enum cudaTextureAddressMode addressMode[3];
+    struct cudaChannelFormatDesc channelDesc;
+    int sRGB;
+    unsigned int maxAnisotropy;
+    enum cudaTextureFilterMode mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    struct moccuda_texture binding;
 };
 
 /* What cudaMallocArray and cudaMalloc3DArray return. */

@@ -450,38 +450,79 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surface, const cudaReso
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surface) { return cudaDestroyTextureObject(surface); }
 
 // ---- legacy texture references ----
+// A reference's binding lives in the reference (textureReference::binding), which the program
+// declares const (a global texture<...> is bound through const references), hence the casts.
 
-cudaError_t moccuda_bind_texture(moccuda_texture *texture, const textureReference *reference, const void *ptr,
-                                 const cudaChannelFormatDesc *desc, size_t width, size_t height, size_t pitch,
-                                 int linear)
+cudaError_t cudaBindTexture2D(size_t *offset, const textureReference *texture, const void *ptr,
+                              const cudaChannelFormatDesc *desc, size_t width, size_t height, size_t pitch)
 {
-    if (texture == nullptr || reference == nullptr || desc == nullptr || ptr == nullptr)
+    if (texture == nullptr || desc == nullptr || ptr == nullptr)
         return fail(cudaErrorInvalidValue);
     size_t size = element_size(*desc);
     if (size == 0)
         return fail(cudaErrorInvalidChannelDescriptor);
-    if (linear) {  // width is the size in bytes
-        width /= size;
-        pitch = width * size;
-        height = 1;
-    } else if (width * size > pitch) {
+    if (width * size > pitch)
         return fail(cudaErrorInvalidPitchValue);
-    }
-    texture->texels = moccuda_texels{static_cast<unsigned char *>(const_cast<void *>(ptr)), size, pitch,
-                                     pitch * height, width, height, 1, *desc};
-    texture->linear = linear;
+    if (offset != nullptr)
+        *offset = 0;  // any address can be bound here
+    moccuda_texture &binding = const_cast<textureReference *>(texture)->binding;
+    binding.texels = moccuda_texels{static_cast<unsigned char *>(const_cast<void *>(ptr)), size, pitch,
+                                    pitch * height, width, height, 1, *desc};
+    binding.linear = 0;
     return cudaSuccess;
 }
 
-cudaError_t moccuda_bind_texture_to_array(moccuda_texture *texture, const textureReference *reference,
-                                          cudaArray_const_t array)
+// `size` in bytes; tex1Dfetch reads zero beyond it.
+cudaError_t cudaBindTexture(size_t *offset, const textureReference *texture, const void *ptr,
+                            const cudaChannelFormatDesc *desc, size_t size)
 {
-    if (texture == nullptr || reference == nullptr)
+    if (desc == nullptr)
+        return fail(cudaErrorInvalidValue);
+    size_t element = element_size(*desc);
+    if (element == 0)
+        return fail(cudaErrorInvalidChannelDescriptor);
+    size_t width = size / element;
+    cudaError_t status = cudaBindTexture2D(offset, texture, ptr, desc, width, 1, width * element);
+    if (status == cudaSuccess)
+        const_cast<textureReference *>(texture)->binding.linear = 1;
+    return status;
+}
+
+cudaError_t cudaBindTextureToArray(const textureReference *texture, cudaArray_const_t array,
+                                   const cudaChannelFormatDesc *)
+{
+    if (texture == nullptr)
         return fail(cudaErrorInvalidValue);
     if (!is_live(live_arrays, array))
         return fail(cudaErrorInvalidResourceHandle);
-    texture->texels = array->texels;
-    texture->linear = 0;
+    moccuda_texture &binding = const_cast<textureReference *>(texture)->binding;
+    binding.texels = array->texels;
+    binding.linear = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaUnbindTexture(const textureReference *texture)
+{
+    if (texture == nullptr)
+        return fail(cudaErrorInvalidValue);
+    const_cast<textureReference *>(texture)->binding = moccuda_texture{};
+    return cudaSuccess;
+}
+
+// A texture reference is an ordinary variable here, so the symbol is the reference.
+cudaError_t cudaGetTextureReference(const textureReference **texture, const void *symbol)
+{
+    if (texture == nullptr || symbol == nullptr)
+        return fail(cudaErrorInvalidValue);
+    *texture = static_cast<const textureReference *>(symbol);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const textureReference *texture)
+{
+    if (offset == nullptr || texture == nullptr)
+        return fail(cudaErrorInvalidValue);
+    *offset = 0;
     return cudaSuccess;
 }
 

@@ -301,6 +301,18 @@ int main()
     }
     CHECK(cudaUnbindTexture(ref_linear) == cudaSuccess && cudaUnbindTexture(ref_pitched) == cudaSuccess, "cudaUnbindTexture");
 
+    // ---- 7. the C forms, as Rodinia's kmeans writes them: &reference, &desc, a size; and
+    // cudaGetTextureReference by the variable and by its name (CUDA 4) ----
+    cudaChannelFormatDesc chDesc0 = cudaCreateChannelDesc<float>();
+    CHECK(cudaBindTexture(NULL, &ref_linear, dlin, &chDesc0, 10 * sizeof(float)) == cudaSuccess, "cudaBindTexture(&ref, &desc)");
+    const textureReference *found = NULL, *named = NULL;
+    CHECK(cudaGetTextureReference(&found, &ref_ints) == cudaSuccess && found == &ref_ints, "cudaGetTextureReference");
+    CHECK(cudaGetTextureReference(&named, "ref_ints") == cudaSuccess && named == &ref_ints, "cudaGetTextureReference(name)");
+    legacy<<<(Q + 31) / 32, 32>>>(da, db, dcint, dcoords, n);
+    cudaMemcpy(a, da, sizeof a, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; ++i) CHECK(a[i] == (i < 10 ? lin[i] : 0.0f), "tex1Dfetch beyond the bound size %d: %g", i, a[i]);
+    CHECK(cudaUnbindTexture(&ref_linear) == cudaSuccess, "cudaUnbindTexture(&ref)");
+
     cudaDestroyTextureObject(t_float); cudaDestroyTextureObject(t_int4); cudaDestroyTextureObject(t1);
     cudaDestroyTextureObject(t3); cudaDestroyTextureObject(t_rgba);
     CHECK(cudaFreeArray(arr1) == cudaSuccess && cudaFreeArray(arr2) == cudaSuccess && cudaFreeArray(arr3) == cudaSuccess &&
