@@ -113,6 +113,10 @@ def syntax_check(source: str, main: str, root: str) -> tuple[bool, list[dict]]:
     return proc.returncode == 0, diags
 
 
+def _failed(diagnostics: list[dict]) -> dict:
+    return {"ok": False, "openmp_source": "", "explain": {}, "diagnostics": diagnostics}
+
+
 def run(job: dict, root: str) -> dict:
     options = TranslateOptions(pipeline=job.get("pipeline") or None,
                                disabled_passes=tuple(job.get("disable") or ()),
@@ -123,11 +127,11 @@ def run(job: dict, root: str) -> dict:
         # A diagnostic inside a file outside the upload could quote it: say only that it was reached.
         outside = [d.loc.file for d in exc.diagnostics if os.path.isabs(d.loc.file) and not may_read(d.loc.file, root)]
         diagnostics = [refusal(outside[0], root)] if outside else [diagnostic_json(d, root) for d in exc.diagnostics]
-        return {"ok": False, "openmp_source": "", "explain": {}, "diagnostics": diagnostics}
+        return _failed(diagnostics)
     # The upload was checked before translation (server.includes); this checks what was really read.
     outside = [f for f in result.included_files if not may_read(f, root)]
     if outside:
-        return {"ok": False, "openmp_source": "", "explain": {}, "diagnostics": [refusal(outside[0], root)]}
+        return _failed([refusal(outside[0], root)])
     answer = {"ok": True, "openmp_source": scrub(result.source, root),
               "diagnostics": [diagnostic_json(d, root) for d in result.warnings],
               "explain": result.explain if job.get("explain") else {}}

@@ -9,9 +9,10 @@ import pytest
 from support import EXAMPLES, run_cli as cuda2cpu
 from transpiler.nvcc_flags import OPTIONS, UNSUPPORTED, Input, Invocation, UsageError, help_text, parse_args
 
-#: A value each option accepts that changes the Invocation (the first choice, unless that is the default).
+#: A value each option accepts that changes the Invocation (by default its first choice that is not
+#: the field's default).
 SAMPLE_VALUES = {"std": "c++14", "opt": "2", "host_value": "8"}
-SAMPLE_OVERRIDES = {"--lowering": "fallback", "-x": "c++"}
+SAMPLE_OVERRIDES = {"-x": "c++"}
 #: Options whose effect is not a field of the Invocation: -link is the default mode; the forward
 #: options change how unknown options are treated (test_forwarding_unknown_options).
 NO_FIELD_EFFECT = {"-link", "-forward-unknown-to-host-compiler", "-forward-unknown-to-host-linker",
@@ -32,7 +33,8 @@ def _sample(opt, tmp_path) -> str:
     if opt.names[0] in SAMPLE_OVERRIDES:
         return SAMPLE_OVERRIDES[opt.names[0]]
     if opt.choices:
-        return opt.choices[0]
+        default = getattr(Invocation(), opt.dest) if opt.dest else None
+        return next(c for c in opt.choices if c != default)
     return SAMPLE_VALUES.get(opt.action, "v")
 
 
@@ -254,9 +256,17 @@ MAIN = ('#include <cstdio>\n#include "fill.h"\n'
         'int main() { int a[8]; launch_fill(a, 40); std::printf(a[7] == 47 ? "PASS\\n" : "FAIL\\n"); }\n')
 
 
-def test_dependency_rules_name_the_headers(tmp_path):
+@pytest.fixture
+def fill_project(tmp_path):
+    """A .cu file that includes a header of its own, and a C++ main that calls it."""
     (tmp_path / "fill.h").write_text("void launch_fill(int *a, int v);\n")
     (tmp_path / "kern.cu").write_text(KERNEL)
+    (tmp_path / "main.cpp").write_text(MAIN)
+    return tmp_path
+
+
+def test_dependency_rules_name_the_headers(fill_project):
+    tmp_path = fill_project
     nonsystem = cuda2cpu("-MM", "kern.cu", cwd=tmp_path)
     assert nonsystem.returncode == 0, nonsystem.stderr
     assert nonsystem.stdout.replace("\\\n", " ").split() == ["kern.o:", "kern.cu", "fill.h"]
@@ -266,13 +276,11 @@ def test_dependency_rules_name_the_headers(tmp_path):
     assert words[:2] == ["out/kern.o:", "kern.cu"]
     assert "fill.h" in words and "fill.h:" in words  # -MP: an empty rule for the header
     assert any(w.endswith("moccuda/include/cuda_runtime.h") for w in words)  # -M: system headers too
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["fill.h", "kern.cu", "kern.dep"]  # nothing built
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fill.h", "kern.cu", "kern.dep", "main.cpp"]  # nothing built
 
 
-def test_objects_library_and_device_link_build_a_program(tmp_path):
-    (tmp_path / "fill.h").write_text("void launch_fill(int *a, int v);\n")
-    (tmp_path / "kern.cu").write_text(KERNEL)
-    (tmp_path / "main.cpp").write_text(MAIN)
+def test_objects_library_and_device_link_build_a_program(fill_project):
+    tmp_path = fill_project
     (tmp_path / "objs").mkdir()
     compiled = cuda2cpu("-dc", "kern.cu", "-odir", "objs", "-MD", "-arch=sm_80", cwd=tmp_path)
     assert compiled.returncode == 0, compiled.stderr

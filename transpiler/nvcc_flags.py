@@ -402,6 +402,10 @@ def language_of(path: str, forced: str | None) -> str:
                      "(expected .cu, .cpp/.cc/.cxx/.C, .c, .o, .a or .so; or use -x cu|c++|c)")
 
 
+def _unsupported(name: str) -> UsageError:
+    return UsageError(f"nvcc option '{name}' is not supported by cuda2cpu: {UNSUPPORTED[name]}")
+
+
 class Parser:
     def __init__(self) -> None:
         self.inv = Invocation()
@@ -442,7 +446,7 @@ class Parser:
     def _match(self, a: str, following: str | None) -> tuple[Opt | None, str | None, bool]:
         """(option, value, whether the value was the next argument) for the argument ``a``."""
         if a in UNSUPPORTED:
-            raise UsageError(f"nvcc option '{a}' is not supported by cuda2cpu: {UNSUPPORTED[a]}")
+            raise _unsupported(a)
         opt = BY_NAME.get(a)
         if opt is not None:
             if opt.metavar is None or opt.optional_value:
@@ -458,7 +462,7 @@ class Parser:
                     raise UsageError(f"option '{name}' takes no value")
                 return opt, value, False
             if name in UNSUPPORTED:
-                raise UsageError(f"nvcc option '{name}' is not supported by cuda2cpu: {UNSUPPORTED[name]}")
+                raise _unsupported(name)
         opt = JOINED.get(a[:2])
         if opt is not None and len(a) > 2:
             return opt, a[2:], False
