@@ -196,7 +196,8 @@ def run(inv) -> list[dict]:
 
         objects: list[str] = [s.path for s in inv.inputs if s.language == "object"]
         for n, source in enumerate(sources):
-            obj = work / f"{n}.{Path(source.path).stem}.o"
+            (work / str(n)).mkdir()  # a directory each: a.cu and a.cpp both make a.o (the name ar keeps)
+            obj = work / str(n) / (Path(source.path).stem + ".o")
             path, extra_includes = source.path, []
             if source.language == "cu":
                 result = translate_file(source.path, _translate_options(inv, Path(source.path)))
