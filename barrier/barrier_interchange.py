@@ -56,6 +56,32 @@ from transpiler.diagnostics import CompileError, error, unsupported
 from transpiler.passes import KernelReport, PassContext, map_kernels, register
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
+SYNC_POINTS = (ir.Barrier, ir.WarpSync)
+
+
+def synchronizes(node: ir.Node) -> bool:
+    """Does ``node`` contain a barrier or a warp-scope synchronization point?"""
+    return any(isinstance(n, SYNC_POINTS) for n in node.walk())
+
+
+def warp_only(node: ir.Node) -> bool:
+    """Does ``node`` synchronize only at warp scope?  Then the conditions around it need only be
+    uniform per warp, and those that may not be uniform per block are predicated per thread."""
+    return not ir.contains(node, ir.Barrier) and ir.contains(node, ir.WarpSync)
+
+
+def guard_thread_loops(stmts: list[ir.Stmt], guard: ir.Expr) -> list[ir.Stmt]:
+    """Only the threads meeting ``guard`` run the bodies of the thread loops in ``stmts``."""
+    def wrap(n: ir.Node) -> ir.Node:
+        if isinstance(n, ir.ThreadLoop):
+            return replace(n, body=ir.Block((ir.If(guard, n.body, loc=n.loc),), loc=n.loc))
+        return n
+    return [ir.transform(s, wrap) for s in stmts]
+
+
+def per_thread(name: str, sym: int, loc) -> ir.Expr:
+    """``name[flat thread id]``: this thread's element of a per-block array."""
+    return ir.Index(ir.Name(name, sym, loc=loc), ir.flat_thread_index(loc), loc=loc)
 
 
 def thread_dependent_symbols(kernel: ir.Kernel) -> set[int]:
@@ -159,7 +185,9 @@ class Lowering:
             if segment:
                 body = tuple(_exit_loop(s, loop) if loop else s for s in segment)
                 out.append(ir.ThreadLoop(ir.Block(body, loc=segment[0].loc), loc=start))
-                if loop is not None and loop.breaks_in(segment):
+                if loop is not None and loop.per_thread:
+                    pass  # the loop's per-thread flags guard its later thread loops
+                elif loop is not None and loop.breaks_in(segment):
                     out.append(ir.If(ir.Name(loop.break_flag, loop.break_sym), ir.Break(), loc=start))
                 if loop is not None and loop.continues_in(segment):
                     out.append(ir.If(ir.Name(loop.continue_flag, loop.continue_sym),
@@ -172,7 +200,13 @@ class Lowering:
                 flush(s.loc)
                 self.report.barriers.append({"line": s.loc.line, "column": s.loc.column, "action": "kept",
                                              "reason": _reason(via)})
-            elif not ir.contains(s, ir.Barrier):
+            elif isinstance(s, ir.WarpSync):
+                # A warp-scope split: the block's threads finish the loop before, hence so do the
+                # warp's.  The counter then moves on: the next collective gets a new stamp.
+                flush(s.loc)
+                epoch = ir.Name(s.epoch, s.epoch_sym, loc=s.loc)
+                out.append(ir.ExprStmt(ir.Unary("++", epoch, loc=s.loc), loc=s.loc))
+            elif not synchronizes(s):
                 segment.append(s)
             else:
                 flush(s.loc)
@@ -185,6 +219,10 @@ class Lowering:
         here = via + (f"{_construct_name(s)} (line {s.loc.line})",)
         if isinstance(s, ir.Block):
             return [ir.Block(tuple(self.lower(s.stmts, loop, via, s.loc)), loc=s.loc)]
+        if isinstance(s, ir.If) and warp_only(s) and not self.block_level(s.cond):
+            return self.predicated_if(s, loop, here)
+        if isinstance(s, LOOPS) and warp_only(s):
+            return self.warp_loop(s, here)
         if isinstance(s, ir.If):
             self.check_uniform(s.cond, s)
             cond, pre = self.block_value(s.cond, "bool", "cond", s)
@@ -197,8 +235,83 @@ class Lowering:
             return self.loop(s, here)
         if isinstance(s, ir.Switch):
             raise unsupported(s.loc, "__syncthreads() inside a switch")
-        barrier = next(n for n in s.walk() if isinstance(n, ir.Barrier))
+        barrier = next(n for n in s.walk() if isinstance(n, SYNC_POINTS))
         raise unsupported(barrier.loc, f"__syncthreads() inside a {type(s).__name__}")
+
+    # --------------------------------------------------------------- warp-scope constructs
+
+    def per_thread_array(self, base: str, s: ir.Stmt) -> tuple[str, int]:
+        name, sym = self.fresh(f"{base}_{s.loc.line}", "bool[1024]", s.loc)
+        self.block_decls.append(ir.VarDecl(sym, name, "bool[1024]", loc=s.loc))
+        return name, sym
+
+    def predicated_if(self, s: ir.If, loop: "LoopFlags | None", via: tuple[str, ...]) -> list[ir.Stmt]:
+        """An ``if`` around warp collectives whose condition may differ between threads: each thread
+        records its condition in a per-thread predicate, and both branches run at block level with
+        every thread loop guarded by it.  (CUDA requires the lanes a collective names to reach it;
+        a condition uniform per warp, ``if (warp == 0)``, is then exactly right.)"""
+        loc = s.loc
+        name, sym = self.per_thread_array("pred", s)
+        taken = per_thread(name, sym, loc)
+        record = ir.ExprStmt(ir.Assign("=", taken, s.cond, loc=loc), loc=loc)
+        out: list[ir.Stmt] = [ir.ThreadLoop(ir.Block((record,), loc=loc), loc=loc)]
+        out += guard_thread_loops(self.lower(ir.as_block(s.then).stmts, loop, via, loc), taken)
+        if s.otherwise is not None:
+            other = self.lower(ir.as_block(s.otherwise).stmts, loop, via, loc)
+            out += guard_thread_loops(other, ir.Unary("!", taken, loc=loc))
+        return out
+
+    def warp_loop(self, s: ir.Stmt, via: tuple[str, ...]) -> list[ir.Stmt]:
+        """A loop around warp collectives.  With a block-level header and no ``break``/``continue``
+        leaving it from a thread, it is an ordinary block-level loop.  Otherwise each thread keeps
+        its own state in per-thread flags (``done``: it left the loop, ``skip``: it continued this
+        iteration) and the block loops while any thread is still in: a warp whose lanes agree runs
+        exactly its own iterations (a warp-strided ``for (i = warp; i < n; i += warps)``)."""
+        jumps = _thread_level_jumps(ir.as_block(s.body))
+        if not jumps and (isinstance(s, ir.While) and self.block_level(s.cond)
+                          or isinstance(s, ir.For) and self.native_for_header(s)):
+            return self.loop(s, via)
+        loc = s.loc
+        flags = LoopFlags(per_thread=True)
+        flags.break_flag, flags.break_sym = self.per_thread_array("done", s)
+        if any(isinstance(j, ir.Continue) for j in jumps):
+            flags.continue_flag, flags.continue_sym = self.per_thread_array("skip", s)
+        done = per_thread(flags.break_flag, flags.break_sym, loc)
+        active = ir.Unary("!", done, loc=loc)
+        any_name, any_sym = self.fresh(f"any_{loc.line}", "bool", loc)
+        self.block_decls.append(ir.VarDecl(any_sym, any_name, "bool", loc=loc))
+        any_var = ir.Name(any_name, any_sym, loc=loc)
+
+        def assign(target: ir.Expr, value: str) -> ir.Stmt:
+            return ir.ExprStmt(ir.Assign("=", target, ir.Literal(value, loc=loc), loc=loc), loc=loc)
+
+        init = [s.init] if isinstance(s, ir.For) and s.init is not None else []
+        out: list[ir.Stmt] = [ir.ThreadLoop(ir.Block(tuple(init) + (assign(done, "false"),), loc=loc), loc=loc)]
+        enter: list[ir.Stmt] = []
+        if flags.continue_flag:
+            enter.append(assign(per_thread(flags.continue_flag, flags.continue_sym, loc), "false"))
+        cond = None if isinstance(s, ir.DoWhile) else s.cond
+        if cond is None:
+            enter.append(assign(any_var, "true"))
+        else:
+            enter.append(ir.If(cond, assign(any_var, "true"), assign(done, "true"), loc=loc))
+        body: list[ir.Stmt] = [assign(any_var, "false"),
+                               ir.ThreadLoop(ir.Block((ir.If(active, ir.Block(tuple(enter), loc=loc), loc=loc),),
+                                                      loc=loc), loc=loc),
+                               ir.If(ir.Unary("!", any_var, loc=loc), ir.Break(loc=loc), loc=loc)]
+        guard = active
+        if flags.continue_flag:
+            guard = ir.Binary("&&", active, ir.Unary("!", per_thread(flags.continue_flag, flags.continue_sym, loc),
+                                                     loc=loc), loc=loc)
+        body += guard_thread_loops(self.lower(ir.as_block(s.body).stmts, flags, via, loc), guard)
+        if isinstance(s, ir.For) and s.step is not None:
+            step = ir.ExprStmt(s.step, loc=loc)
+            body.append(ir.ThreadLoop(ir.Block((ir.If(active, step, loc=loc),), loc=loc), loc=loc))
+        if isinstance(s, ir.DoWhile):
+            leave = ir.If(ir.Unary("!", s.cond, loc=loc), assign(done, "true"), loc=loc)
+            body.append(ir.ThreadLoop(ir.Block((ir.If(active, leave, loc=loc),), loc=loc), loc=loc))
+        out.append(ir.While(ir.Literal("true", loc=loc), ir.Block(tuple(body), loc=loc), loc=loc))
+        return out
 
     def native_for_header(self, s: ir.For) -> bool:
         """Can the header of ``for`` run at block level?  Its init declares the loop variable (or
@@ -282,6 +395,8 @@ class LoopFlags:
     continue_flag: str = ""
     continue_sym: int = 0
     continue_label: str = ""
+    #: the flags are per-thread arrays (a loop around warp collectives), not per-block values
+    per_thread: bool = False
 
     @staticmethod
     def for_loop(lowering: Lowering, s: ir.Stmt) -> "LoopFlags":
@@ -324,10 +439,11 @@ def _exit_loop(s: ir.Stmt, flags: LoopFlags, in_loop: bool = False, in_switch: b
     """Rewrite the jumps of ``s`` out of the moved loop into flag assignments that end the thread's
     part of the loop."""
     if isinstance(s, ir.Break) and not (in_loop or in_switch):
-        return ir.Block((_set(flags.break_flag, flags.break_sym, s.loc), ir.NextThread(loc=s.loc)), loc=s.loc)
-    if isinstance(s, ir.Continue) and not in_loop:
-        return ir.Block((_set(flags.continue_flag, flags.continue_sym, s.loc), ir.NextThread(loc=s.loc)),
+        return ir.Block((_set(flags.break_flag, flags.break_sym, s.loc, flags.per_thread), ir.NextThread(loc=s.loc)),
                         loc=s.loc)
+    if isinstance(s, ir.Continue) and not in_loop:
+        return ir.Block((_set(flags.continue_flag, flags.continue_sym, s.loc, flags.per_thread),
+                         ir.NextThread(loc=s.loc)), loc=s.loc)
     if isinstance(s, ir.Expr):
         return s
     loop = in_loop or isinstance(s, LOOPS)
@@ -335,8 +451,9 @@ def _exit_loop(s: ir.Stmt, flags: LoopFlags, in_loop: bool = False, in_switch: b
     return ir.map_children(s, lambda c: _exit_loop(c, flags, loop, switch) if isinstance(c, ir.Stmt) else c)
 
 
-def _set(flag: str, sym: int, loc) -> ir.Stmt:
-    return ir.ExprStmt(ir.Assign("=", ir.Name(flag, sym, loc=loc), ir.Literal("true"), loc=loc), loc=loc)
+def _set(flag: str, sym: int, loc, each_thread: bool = False) -> ir.Stmt:
+    target = per_thread(flag, sym, loc) if each_thread else ir.Name(flag, sym, loc=loc)
+    return ir.ExprStmt(ir.Assign("=", target, ir.Literal("true"), loc=loc), loc=loc)
 
 
 def _reason(via: tuple[str, ...]) -> str:
@@ -357,7 +474,7 @@ class BarrierInterchange:
     def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
         grid = ir.grid_loop(kernel)
         assert grid is not None, "barrier-interchange runs after parallel-loops"
-        if not ir.contains(grid, ir.Barrier):
+        if not synchronizes(grid):
             return kernel
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         params = {p.sym for p in kernel.params}
@@ -370,7 +487,7 @@ class BarrierInterchange:
                             thread_dependent_symbols(kernel))
         new_stmts: list[ir.Stmt] = []
         for s in grid.body.stmts:
-            if isinstance(s, ir.ThreadLoop) and ir.contains(s, ir.Barrier):
+            if isinstance(s, ir.ThreadLoop) and synchronizes(s):
                 lowered = lowering.lower(s.body.stmts, None, (), s.loc)
                 new_stmts.extend(lowered)
             else:

@@ -43,7 +43,8 @@ def synchronizing_functions(bodies: dict[str, ir.DeviceFunction]) -> set[str]:
     """Names of the functions that contain a barrier, directly or through calls."""
     calls = {name: {ir.callee_name(n.func) for n in fn.body.walk() if isinstance(n, ir.Call)}
              for name, fn in bodies.items()}
-    found = {name for name, fn in bodies.items() if ir.contains(fn.body, ir.Barrier)}
+    found = {name for name, fn in bodies.items() if ir.contains(fn.body, ir.Barrier)
+             or ir.contains(fn.body, ir.WarpCollective) or _writes_volatile_parameter(fn)}
     changed = True
     while changed:
         changed = False
@@ -52,6 +53,19 @@ def synchronizing_functions(bodies: dict[str, ir.DeviceFunction]) -> set[str]:
                 found.add(name)
                 changed = True
     return found
+
+
+def _writes_volatile_parameter(fn: ir.DeviceFunction) -> bool:
+    """Legacy warp-synchronous helpers (``void warp_reduce(volatile float *s, int t)``) are inlined
+    too: ``warp-collectives`` orders their stores across the lanes of a warp."""
+    volatile = {p.sym for p in fn.params if "volatile" in p.type and ("*" in p.type or "[" in p.type)}
+    for n in fn.body.walk():
+        target = n.target if isinstance(n, ir.Assign) else None
+        while isinstance(target, ir.Index):
+            target = target.base
+        if isinstance(target, ir.Name) and target.sym in volatile:
+            return True
+    return False
 
 
 @dataclass

@@ -25,6 +25,7 @@ from pathlib import Path
 import clang.cindex as ci
 
 from cuda_front import clang_ext
+from cuda_front import warp_front
 from transpiler import ir
 from transpiler.diagnostics import CompileError, SourceLoc, error, unsupported
 
@@ -34,18 +35,10 @@ BUILTIN_VARS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
 BARRIER_FUNCTIONS = frozenset({"__syncthreads"})
 #: Device-side calls with no faithful CPU meaning yet; each is a located error.
 UNSUPPORTED_CALLS = {
-    "__syncthreads_count": "__syncthreads_count()",
-    "__syncthreads_and": "__syncthreads_and()",
-    "__syncthreads_or": "__syncthreads_or()",
-    "__syncwarp": "__syncwarp()",
-    "__shfl_sync": "warp shuffle __shfl_sync()",
-    "__shfl_up_sync": "warp shuffle __shfl_up_sync()",
-    "__shfl_down_sync": "warp shuffle __shfl_down_sync()",
-    "__shfl_xor_sync": "warp shuffle __shfl_xor_sync()",
-    "__ballot_sync": "warp vote __ballot_sync()",
-    "__any_sync": "warp vote __any_sync()",
-    "__all_sync": "warp vote __all_sync()",
-    "__activemask": "__activemask()",
+    "__shfl": "the pre-CUDA-9 shuffle __shfl() without a mask (use __shfl_sync)",
+    "__shfl_up": "the pre-CUDA-9 shuffle __shfl_up() without a mask (use __shfl_up_sync)",
+    "__shfl_down": "the pre-CUDA-9 shuffle __shfl_down() without a mask (use __shfl_down_sync)",
+    "__shfl_xor": "the pre-CUDA-9 shuffle __shfl_xor() without a mask (use __shfl_xor_sync)",
     "__cudaPushCallConfiguration": "a kernel launch from device code (dynamic parallelism)",
 }
 
@@ -406,6 +399,9 @@ class Converter:
                     and operator.extent.start.offset > operands[0].extent.start.offset:
                 return ir.Unary(name[len("operator"):], self.expr(operands[0]), postfix=True, loc=loc)
             return _operator_call(name, tuple(self.expr(c) for c in operands), loc)
+        collective = warp_front.collective(self, cursor, children)
+        if collective is not None:
+            return collective
         arg_cursors = list(cursor.get_arguments())
         args = tuple(a for a in (self.expr_or_none(c) for c in arg_cursors) if a is not None)
         if ref is not None and ref.kind == K.CONSTRUCTOR:

@@ -105,6 +105,8 @@ def _expr(e: ir.Expr) -> str:
     if isinstance(e, ir.Name):
         return e.name
     if isinstance(e, ir.Builtin):
+        if e.var == "warpSize":
+            return "32"  # a constant of the CUDA model (lanes of the lowered warp collectives)
         return e.var if not e.dim else f"{e.var}.{e.dim}"
     if isinstance(e, ir.BuiltinVector):
         return e.var

@@ -126,7 +126,8 @@ def test_user_variable_named_like_a_loop_index(tmp_path):
 
 
 @pytest.mark.parametrize("body, what", [
-    ("a[0] = __shfl_sync(0xffffffff, a[1], 0);", "warp shuffle __shfl_sync() is not supported"),
+    ("a[0] = __shfl(a[1], 0);", "the pre-CUDA-9 shuffle __shfl() without a mask (use __shfl_sync) is not "
+                                "supported"),
     ("auto f = [](int v) { return v; }; a[0] = f(1);", "a lambda in device code is not supported"),
     ("goto end; end: a[0] = 1;", "goto and labels in device code is not supported"),
     ("if (threadIdx.x) { __syncthreads(); }", "depends on threadIdx"),

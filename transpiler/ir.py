@@ -503,3 +503,63 @@ class Goto(Stmt):
 @dataclass(frozen=True)
 class Label(Stmt):
     name: str
+
+
+# ------------------------------------------------------------------------- warp-level operations
+
+
+@dataclass(frozen=True)
+class WarpCollective(Expr):
+    """A collective operation of the threads of a warp segment, or of the whole block.
+
+    ``op`` is the operation: ``shfl``, ``shfl_up``, ``shfl_down``, ``shfl_xor``, ``ballot``,
+    ``any``, ``all``, ``activemask``, ``match_any``, ``match_all``, ``reduce`` (with ``combine``:
+    ``add``, ``min``, ``max``, ``and``, ``or``, ``xor``), ``syncwarp``; with ``scope="block"``:
+    ``count``, ``and``, ``or`` (``__syncthreads_count`` / ``_and`` / ``_or``).  ``mask`` names the
+    participating lanes (CUDA's first argument; all lanes for cooperative-group tiles), ``value``
+    is what each thread contributes, ``operand`` the source lane, delta or lane mask of a shuffle
+    (or the result pointer of ``match_all``), ``width`` the size of the lane segment (a power of two
+    up to 32: a shuffle's ``width``, a ``thread_block_tile<N>``'s N).  ``type`` is the C++ type of
+    ``value`` (the exchange storage's element type).
+
+    Built by the front end; ``warp-collectives`` lowers it to an explicit exchange through
+    per-block storage around a :class:`WarpSync` (or a :class:`Barrier` for block scope).
+    """
+
+    op: str
+    mask: Expr | None
+    value: Expr | None
+    operand: Expr | None
+    width: Expr
+    type: str = "int"
+    combine: str = ""
+    scope: str = "warp"
+
+
+@dataclass(frozen=True)
+class WarpSync(Stmt):
+    """A warp-scope synchronization point (``__syncwarp``, and the middle of every lowered warp
+    collective): every thread of a warp finishes what comes before before any thread of that warp
+    starts what comes after.  ``barrier-interchange`` splits thread loops here as at a
+    :class:`Barrier`, but the conditions around it need only be uniform per warp (thread-dependent
+    ones are predicated per thread), and after the split it advances the block's arrival
+    counter ``epoch`` so that each executed collective has its own arrival stamp."""
+
+    epoch: str
+    epoch_sym: int
+
+
+def flat_thread_index(loc: SourceLoc = UNKNOWN_LOC) -> Expr:
+    """``(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x``: the thread's rank in
+    its block; lane ``i`` of warp ``w`` is the thread of rank ``32 * w + i``."""
+    def b(var: str, dim: str) -> Expr:
+        return Builtin(var, dim, loc=loc)
+
+    zy = Binary("+", Binary("*", b("threadIdx", "z"), b("blockDim", "y"), loc=loc), b("threadIdx", "y"), loc=loc)
+    return Binary("+", Binary("*", zy, b("blockDim", "x"), loc=loc), b("threadIdx", "x"), loc=loc)
+
+
+def block_thread_count(loc: SourceLoc = UNKNOWN_LOC) -> Expr:
+    """``blockDim.x * blockDim.y * blockDim.z``."""
+    xy = Binary("*", Builtin("blockDim", "x", loc=loc), Builtin("blockDim", "y", loc=loc), loc=loc)
+    return Binary("*", xy, Builtin("blockDim", "z", loc=loc), loc=loc)

@@ -106,6 +106,7 @@ def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir
 PIPELINE_ORDER = (
     "parallel-loops",
     "inline-device",
+    "warp-collectives",
     "barrier-elim",
     "barrier-motion",
     "store-forward",

@@ -17,6 +17,7 @@
 #include "cuda_runtime_api.h"
 #include "cuda2cpu_math.h"
 #include "cuda2cpu_atomic.h"
+#include "cuda2cpu_warp.h"
 
 #ifdef __CUDA2CPU_PARSE__
 extern const __device__ uint3 threadIdx;

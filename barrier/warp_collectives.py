@@ -1,0 +1,345 @@
+"""Pass ``warp-collectives``: make every warp collective an explicit exchange around a warp-scope
+synchronization point, so that the barrier lowering handles warps as it handles blocks.
+
+Requires: ``parallel-loops`` and ``inline-device`` (collectives of called functions are in the
+kernel).  Guarantees: no :class:`~transpiler.ir.WarpCollective` is left.  A collective
+
+    r = C(mask, value, operand)
+
+becomes, in the thread loop:
+
+* phase A: the arguments are evaluated into fresh locals, the thread stamps its slot of the
+  block's arrival array with the block's collective counter and writes ``value`` into the
+  collective's per-block exchange array, both indexed by the flat thread id;
+* a :class:`~transpiler.ir.WarpSync` (for ``__syncthreads_count/and/or``: a
+  :class:`~transpiler.ir.Barrier` and then a ``WarpSync``), where ``barrier-interchange`` splits the
+  thread loop and then advances the counter, so that each executed collective has its own stamp;
+* phase B: ``r`` is a call of ``moccuda::warp`` (``cuda2cpu_warp.h``) that reads the slots of the
+  caller's warp segment; a lane takes part when it exists, is in the mask and carries the
+  caller's stamp (so ``__activemask()`` is the set of lanes that reached it).
+
+``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
+
+Warp-synchronous code written before ``__syncwarp`` existed (a ``volatile`` shared array updated
+by the first warp, ``if (tid < 32) { s[tid] += s[tid + 16]; s[tid] += s[tid + 8]; ... }``) relies
+on the lanes of a warp running in lockstep.  Run thread after thread, lane 0 would read
+``s[8]`` before lane 8 updated it, so every statement that writes ``volatile`` memory outside of
+per-thread loops is followed by a ``WarpSync``: each statement then completes for the whole warp
+before the next starts, which is the lockstep order.  (Within one statement the lanes still run
+one after the other; for the usual pattern, where lane ``t`` reads only slots above ``t`` that lane
+``t`` itself does not write, this is the lockstep result.)
+
+Before::
+
+    ThreadLoop { float v = a[threadIdx.x]; v += __shfl_down_sync(0xffffffff, v, 1); b[threadIdx.x] = v; }
+
+After::
+
+    unsigned warp_epoch = 1; unsigned warp_stamp[1024] = {}; float shfl_down_12[1024];
+    ThreadLoop {
+        float v = a[threadIdx.x];
+        unsigned shfl_down_12_mask = 0xffffffff; float shfl_down_12_value = v; unsigned shfl_down_12_operand = 1;
+        warp_stamp[flat] = warp_epoch; shfl_down_12[flat] = shfl_down_12_value;
+        WarpSync(warp_epoch);
+        v += moccuda::warp::shfl_down(shfl_down_12, warp_stamp, flat, nthreads, shfl_down_12_mask,
+                                      shfl_down_12_value, shfl_down_12_operand, 32);
+        b[threadIdx.x] = v;
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from barrier.barrier_split import MAX_THREADS_PER_BLOCK
+from barrier.liveness import fresh_name
+from transpiler import ir
+from transpiler.diagnostics import unsupported
+from transpiler.passes import PassContext, map_kernels, register
+
+LOOPS = (ir.For, ir.While, ir.DoWhile)
+
+#: The runtime function each warp operation reads its result with.
+READERS = {
+    "shfl": "shfl", "shfl_up": "shfl_up", "shfl_down": "shfl_down", "shfl_xor": "shfl_xor", "ballot": "ballot",
+    "any": "any", "all": "all", "activemask": "activemask", "match_any": "match_any", "match_all": "match_all",
+}
+COMBINERS = {"add": "Add", "min": "Min", "max": "Max", "and": "And", "or": "Or", "xor": "Xor"}
+SHUFFLES = ("shfl", "shfl_up", "shfl_down", "shfl_xor")
+
+
+def has_collective(node: ir.Node) -> bool:
+    return any(isinstance(n, ir.WarpCollective) for n in node.walk())
+
+
+def _own_exprs(s: ir.Stmt) -> list[ir.Expr]:
+    """The expressions a statement evaluates itself (not those of nested statements)."""
+    if isinstance(s, ir.ExprStmt):
+        return [s.expr]
+    if isinstance(s, ir.VarDecl):
+        return [s.init] if s.init is not None else []
+    if isinstance(s, (ir.If, ir.Switch)):
+        return [s.cond]
+    if isinstance(s, ir.Return):
+        return [s.value] if s.value is not None else []
+    if isinstance(s, ir.Case):
+        return [s.value] if s.value is not None else []
+    return []
+
+
+@dataclass
+class WarpLowering:
+    """State of the lowering of one kernel."""
+
+    ctx: PassContext
+    used_names: set[str]
+    types: dict[int, str]
+    epoch: ir.Name
+    block_decls: list[ir.Stmt] = field(default_factory=list)
+
+    def fresh(self, base: str, type_: str, loc) -> ir.Name:
+        name = fresh_name(base, self.used_names)
+        return ir.Name(name, self.ctx.fresh_sym(name, type_, "local", loc), loc=loc)
+
+    # ------------------------------------------------------------------------- statements
+
+    def stmts(self, stmts: tuple[ir.Stmt, ...], lockstep: bool) -> tuple[ir.Stmt, ...]:
+        """Lower the collectives of a statement list.  ``lockstep``: statements here run for the
+        lanes of a warp together (no per-thread loop around them), so legacy warp-synchronous
+        writes to ``volatile`` memory get their warp sync."""
+        out: list[ir.Stmt] = []
+        for s in stmts:
+            out.extend(self.stmt(s, lockstep))
+        return tuple(out)
+
+    def body(self, s: ir.Stmt | None, lockstep: bool) -> ir.Stmt | None:
+        if s is None:
+            return None
+        block = ir.as_block(s)
+        return replace(block, stmts=self.stmts(block.stmts, lockstep))
+
+    def stmt(self, s: ir.Stmt, lockstep: bool) -> list[ir.Stmt]:
+        if isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.WarpCollective) and s.expr.op in ("syncwarp", "sync"):
+            return [ir.Barrier(loc=s.loc)] if s.expr.scope == "block" else [ir.WarpSync(self.epoch.name,
+                                                                                          self.epoch.sym, loc=s.loc)]
+        if isinstance(s, LOOPS) and any(has_collective(e) for e in _loop_header(s)):
+            return self.stmt(self.loop_with_collective_header(s), lockstep)
+        s = self.nested(s, lockstep)
+        pre: list[ir.Stmt] = []
+        if any(has_collective(e) for e in _own_exprs(s)):
+            s = self.hoist(s, pre)
+        out = pre + [s]
+        if lockstep and self.writes_volatile(s):
+            out.append(ir.WarpSync(self.epoch.name, self.epoch.sym, loc=s.loc))
+        return out
+
+    def nested(self, s: ir.Stmt, lockstep: bool) -> ir.Stmt:
+        if isinstance(s, ir.Block):
+            return replace(s, stmts=self.stmts(s.stmts, lockstep))
+        if isinstance(s, ir.If):
+            return replace(s, then=self.body(s.then, lockstep), otherwise=self.body(s.otherwise, lockstep))
+        if isinstance(s, ir.For):
+            return replace(s, body=self.body(s.body, lockstep and self.simple_for(s)))
+        if isinstance(s, (ir.While, ir.DoWhile)):
+            return replace(s, body=self.body(s.body, False))
+        if isinstance(s, ir.Switch):
+            return replace(s, body=self.body(s.body, False))
+        if isinstance(s, ir.Case):
+            return replace(s, body=self.body(s.body, False))
+        return s
+
+    def simple_for(self, s: ir.For) -> bool:
+        """A ``for`` whose trip count is the same for every thread (its header reads only its own
+        variable, literals, parameters and ``blockDim``): the lanes run it in lockstep."""
+        var = s.init.sym if isinstance(s.init, ir.VarDecl) else None
+        for part in (s.init, s.cond, s.step):
+            if part is None:
+                continue
+            for n in part.walk():
+                if isinstance(n, (ir.Index, ir.Call, ir.IndirectCall, ir.WarpCollective)):
+                    return False
+                if isinstance(n, ir.Unary) and n.op == "*":
+                    return False
+                if isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx":
+                    return False
+                if isinstance(n, ir.Name) and n.sym != var and self.ctx.symbols.get(n.sym, None) is not None \
+                        and self.ctx.symbols[n.sym].kind not in ("param", "constant"):
+                    return False
+        return True
+
+    def loop_with_collective_header(self, s: ir.Stmt) -> ir.Stmt:
+        """A loop whose condition (or step) is a collective, ``while (__any_sync(m, p)) ...``,
+        becomes ``while (true) { if (!cond) break; ... }`` so that the collective is a statement."""
+        loc = s.loc
+        if isinstance(s, ir.While):
+            test = ir.If(ir.Unary("!", s.cond, loc=loc), ir.Break(loc=loc), loc=loc)
+            return ir.While(ir.Literal("true", loc=loc), ir.Block((test, s.body), loc=loc), loc=loc)
+        if _continues(s.body):
+            raise unsupported(loc, "'continue' in a loop whose condition or step is a warp collective")
+        if isinstance(s, ir.DoWhile):
+            test = ir.If(ir.Unary("!", s.cond, loc=loc), ir.Break(loc=loc), loc=loc)
+            return ir.While(ir.Literal("true", loc=loc), ir.Block((s.body, test), loc=loc), loc=loc)
+        assert isinstance(s, ir.For)
+        body: list[ir.Stmt] = []
+        if s.cond is not None:
+            body.append(ir.If(ir.Unary("!", s.cond, loc=loc), ir.Break(loc=loc), loc=loc))
+        body.append(s.body)
+        if s.step is not None:
+            body.append(ir.ExprStmt(s.step, loc=loc))
+        loop = ir.While(ir.Literal("true", loc=loc), ir.Block(tuple(body), loc=loc), loc=loc)
+        return ir.Block(((s.init,) if s.init is not None else ()) + (loop,), loc=loc)
+
+    # ------------------------------------------------------------------------ expressions
+
+    def hoist(self, s: ir.Stmt, pre: list[ir.Stmt]) -> ir.Stmt:
+        """Replace the collectives of ``s``'s own expressions by their phase-B reads, with phase A
+        and the synchronization appended to ``pre``."""
+
+        def lower(e: ir.Expr, lazy: bool) -> ir.Expr:
+            if isinstance(e, ir.WarpCollective):
+                if lazy:
+                    raise unsupported(e.loc, "a warp collective that runs only under a condition inside an "
+                                      "expression (the right of &&, || or ?:); compute it in a statement of its own")
+                e = ir.map_children(e, lambda c: lower(c, False) if isinstance(c, ir.Expr) else c)
+                return self.exchange(e, pre)
+            if isinstance(e, ir.Conditional) or (isinstance(e, ir.Binary) and e.op in ("&&", "||")):
+                first = e.cond if isinstance(e, ir.Conditional) else e.lhs
+                return ir.map_children(e, lambda c: lower(c, lazy or c is not first) if isinstance(c, ir.Expr) else c)
+            return ir.map_children(e, lambda c: lower(c, lazy) if isinstance(c, ir.Expr) else c)
+
+        if isinstance(s, ir.ExprStmt):
+            return replace(s, expr=lower(s.expr, False))
+        if isinstance(s, ir.VarDecl):
+            return replace(s, init=lower(s.init, False))
+        if isinstance(s, (ir.If, ir.Switch)):
+            return replace(s, cond=lower(s.cond, False))
+        if isinstance(s, ir.Return):
+            return replace(s, value=lower(s.value, False))
+        raise unsupported(s.loc, "a warp collective in a case label")
+
+    def exchange(self, c: ir.WarpCollective, pre: list[ir.Stmt]) -> ir.Expr:
+        loc = c.loc
+        base = f"{c.op if c.scope == 'warp' else 'syncthreads_' + c.op}_{loc.line}"
+        flat = ir.flat_thread_index(loc)
+        count = ir.block_thread_count(loc)
+
+        def local(suffix: str, type_: str, init: ir.Expr) -> ir.Expr:
+            if isinstance(init, ir.Literal):
+                return init  # the same in both phases: nothing to carry across the split
+            name = self.fresh(f"{base}_{suffix}", type_, loc)
+            pre.append(ir.VarDecl(name.sym, name.name, type_, init, loc=loc))
+            return name
+
+        # Only the value crosses the split; the mask, the shuffle's operand and the width are
+        # evaluated after it, when every lane has run the statements before the collective (as
+        # lanes running in lockstep would have).
+        mask, operand, width = c.mask, c.operand, c.width
+        value = None
+        if c.value is not None:
+            init = c.value
+            if c.type == "int" and c.op in ("ballot", "any", "all", "count", "and", "or"):
+                init = ir.Conditional(c.value, ir.Literal("1", loc=loc), ir.Literal("0", loc=loc), loc=loc)
+            value = local("value", c.type, init)
+        # Each site has its own stamps: the thread loop that reads this collective's result also
+        # runs the next collective's phase A, whose stamps must not be seen yet.
+        stamp = self.fresh(f"{base}_stamp", ir_array("unsigned"), loc)
+        self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, ir_array("unsigned"), ir.InitList((), loc=loc),
+                                           loc=loc))
+        pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(stamp, flat, loc=loc), self.epoch, loc=loc), loc=loc))
+        xchg = None
+        if value is not None:
+            xchg = self.fresh(base, ir_array(c.type), loc)
+            self.block_decls.append(ir.VarDecl(xchg.sym, xchg.name, ir_array(c.type), loc=loc))
+            pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(xchg, flat, loc=loc), value, loc=loc), loc=loc))
+        if c.scope == "block":
+            pre.append(ir.Barrier(loc=loc))
+        pre.append(ir.WarpSync(self.epoch.name, self.epoch.sym, loc=loc))
+
+        where = (stamp, flat, count)
+        if c.scope == "block":
+            return ir.Call(f"moccuda::warp::block_{c.op}", (xchg,) + where, loc=loc)
+        if c.op == "activemask":
+            return ir.Call("moccuda::warp::activemask", where + (width,), loc=loc)
+        if c.op in ("ballot", "any", "all"):
+            return ir.Call(f"moccuda::warp::{c.op}", (xchg,) + where + (mask, width), loc=loc)
+        if c.op in SHUFFLES:
+            return ir.Call(f"moccuda::warp::{c.op}", (xchg,) + where + (mask, value, operand, width), loc=loc)
+        if c.op == "match_any":
+            return ir.Call("moccuda::warp::match_any", (xchg,) + where + (mask, value, width), loc=loc)
+        if c.op == "match_all":
+            return ir.Call("moccuda::warp::match_all", (xchg,) + where + (mask, value, operand, width), loc=loc)
+        if c.op == "reduce":
+            return ir.Call(f"moccuda::warp::reduce<moccuda::warp::{COMBINERS[c.combine]}>",
+                           (xchg,) + where + (mask, value, width), loc=loc)
+        raise unsupported(loc, f"the warp operation '{c.op}' as a value")
+
+    # ----------------------------------------------------------------- legacy warp-synchronous
+
+    def writes_volatile(self, s: ir.Stmt) -> bool:
+        """Does ``s`` (a simple statement) store through a ``volatile`` array or pointer?"""
+        if not isinstance(s, (ir.ExprStmt, ir.VarDecl)):
+            return False
+        for n in s.walk():
+            target = n.target if isinstance(n, ir.Assign) else (
+                n.operand if isinstance(n, ir.Unary) and n.op in ("++", "--") else None)
+            while isinstance(target, (ir.Index, ir.Member)) or (isinstance(target, ir.Unary) and target.op == "*"):
+                target = target.base if not isinstance(target, ir.Unary) else target.operand
+            if isinstance(target, ir.Name) and "volatile" in self.types.get(target.sym, ""):
+                return True
+        return False
+
+
+def ir_array(type_: str) -> str:
+    return f"{type_}[{MAX_THREADS_PER_BLOCK}]"
+
+
+def _loop_header(s: ir.Stmt) -> list[ir.Node]:
+    if isinstance(s, ir.For):
+        return [p for p in (s.init, s.cond, s.step) if p is not None]
+    return [s.cond]
+
+
+def _continues(node: ir.Node, depth: int = 0) -> bool:
+    if isinstance(node, ir.Continue):
+        return depth == 0
+    if isinstance(node, ir.Expr):
+        return False
+    inner = depth + 1 if isinstance(node, LOOPS) else depth
+    return any(_continues(c, inner) for c in node.children())
+
+
+def _volatile_types(kernel: ir.Kernel, ctx: PassContext) -> dict[int, str]:
+    types = {sym: s.type for sym, s in ctx.symbols.items()}
+    types.update({n.sym: n.type for n in kernel.walk() if isinstance(n, (ir.VarDecl, ir.Param))})
+    return {sym: t for sym, t in types.items() if "volatile" in t}
+
+
+@register
+@dataclass(frozen=True)
+class WarpCollectives:
+    name = "warp-collectives"
+    required = True
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: self.kernel(k, ctx))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+        grid = ir.grid_loop(kernel)
+        assert grid is not None, "warp-collectives runs after parallel-loops"
+        types = _volatile_types(kernel, ctx)
+        if not has_collective(grid) and not types:
+            return kernel
+        used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+        loc = kernel.loc
+        epoch_name = fresh_name("warp_epoch", used)
+        epoch = ir.Name(epoch_name, ctx.fresh_sym(epoch_name, "unsigned", "local", loc), loc=loc)
+        lowering = WarpLowering(ctx, used, types, epoch)
+        stmts = tuple(replace(s, body=replace(s.body, stmts=lowering.stmts(s.body.stmts, True)))
+                      if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
+        if all(a is b for a, b in zip(stmts, grid.body.stmts)):
+            return kernel
+        decls: tuple[ir.Stmt, ...] = ()
+        if any(isinstance(n, ir.WarpSync) for s in stmts for n in s.walk()):
+            decls = (ir.VarDecl(epoch.sym, epoch.name, "unsigned", ir.Literal("1", loc=loc), loc=loc),)
+        new_grid = replace(grid, body=replace(grid.body, stmts=decls + tuple(lowering.block_decls) + stmts))
+        return ir.replace_grid_loop(kernel, new_grid)

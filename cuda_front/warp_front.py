@@ -1,0 +1,240 @@
+"""Front end of the warp-level operations: CUDA's warp intrinsics, ``__syncthreads_count/and/or``
+and cooperative groups become :class:`~transpiler.ir.WarpCollective` nodes (or plain index
+arithmetic), which the ``warp-collectives`` pass lowers.
+
+Before::
+
+    v += __shfl_down_sync(0xffffffff, v, 16);
+    int r = tile.thread_rank();          // cg::thread_block_tile<8> tile
+    int s = cg::reduce(tile, v, cg::plus<int>());
+
+After (IR)::
+
+    v += WarpCollective(shfl_down, mask=0xffffffff, value=v, operand=16, width=32, type=int)
+    int r = flat_thread_index & 7
+    int s = WarpCollective(reduce, combine=add, mask=0xffffffffu, value=v, width=8, type=int)
+"""
+
+from __future__ import annotations
+
+import re
+
+import clang.cindex as ci
+
+from transpiler import ir
+from transpiler.diagnostics import unsupported
+
+K = ci.CursorKind
+
+#: CUDA's warp intrinsics: name -> (operation, combining operation of a reduction).
+WARP_INTRINSICS = {
+    "__shfl_sync": ("shfl", ""), "__shfl_up_sync": ("shfl_up", ""), "__shfl_down_sync": ("shfl_down", ""),
+    "__shfl_xor_sync": ("shfl_xor", ""), "__ballot_sync": ("ballot", ""), "__any_sync": ("any", ""),
+    "__all_sync": ("all", ""), "__activemask": ("activemask", ""), "__syncwarp": ("syncwarp", ""),
+    "__match_any_sync": ("match_any", ""), "__match_all_sync": ("match_all", ""),
+    "__reduce_add_sync": ("reduce", "add"), "__reduce_min_sync": ("reduce", "min"),
+    "__reduce_max_sync": ("reduce", "max"), "__reduce_and_sync": ("reduce", "and"),
+    "__reduce_or_sync": ("reduce", "or"), "__reduce_xor_sync": ("reduce", "xor"),
+}
+#: ``__syncthreads_count`` and friends: block-scope collectives.
+BLOCK_COLLECTIVES = {"__syncthreads_count": "count", "__syncthreads_and": "and", "__syncthreads_or": "or"}
+#: cg::reduce's operator types -> the combining operation.
+CG_OPERATORS = {"plus": "add", "less": "min", "greater": "max", "bit_and": "and", "bit_or": "or", "bit_xor": "xor"}
+
+CG = "cooperative_groups::"
+FULL_MASK = "0xffffffffu"
+
+
+def _location(cursor: ci.Cursor):
+    from cuda_front.convert import location
+    return location(cursor)
+
+
+def _from_runtime(ref: ci.Cursor | None) -> bool:
+    """The callee is MocCUDA's declaration (or unresolved, in a template), not a user function."""
+    if ref is None or ref.location.file is None:
+        return True
+    return "moccuda" in ref.location.file.name or "cuda2cpu_" in ref.location.file.name
+
+
+def _plain(type_: ci.Type) -> str:
+    spelling = type_.spelling
+    for q in ("const ", "volatile "):
+        spelling = spelling.replace(q, "")
+    return spelling.rstrip("&").strip()
+
+
+def _group_type(cursor: ci.Cursor) -> str:
+    """The group type of an object expression, looking through implicit conversions to a base
+    class (``block.thread_rank()`` converts ``block`` to ``thread_group``)."""
+    while cursor.kind == K.UNEXPOSED_EXPR and len(list(cursor.get_children())) == 1:
+        cursor = list(cursor.get_children())[0]
+    spelling = _plain(cursor.type.get_canonical())
+    if not spelling.startswith(CG) and "thread_block" in _plain(cursor.type):
+        spelling = CG + _plain(cursor.type).rsplit("::", 1)[-1]  # dependent: as written
+    return spelling
+
+
+def _tile_size(group_type: str, loc) -> ir.Expr | None:
+    """N of ``cooperative_groups::thread_block_tile<N>`` (a literal, or a template parameter's
+    name), None for a thread block."""
+    if group_type == CG + "thread_block":
+        return None
+    m = re.fullmatch(r"cooperative_groups::thread_block_tile<\s*(\w+?)u?\s*>", group_type)
+    if m is None:
+        raise unsupported(loc, f"the cooperative group type '{group_type}' (thread_block and "
+                          "thread_block_tile<N> are supported)")
+    if not m.group(1).isdigit():
+        return ir.Name(m.group(1), 0, loc=loc)
+    n = int(m.group(1))
+    if n < 1 or n > 32 or n & (n - 1):
+        raise unsupported(loc, f"thread_block_tile<{n}>: tile sizes are powers of two from 1 to 32")
+    return ir.Literal(str(n), loc=loc)
+
+
+def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | None:
+    """The IR of a call to a warp intrinsic or a cooperative-groups function, or None for any
+    other call."""
+    name = cursor.spelling or _dependent_callee(children)
+    ref = cursor.referenced
+    loc = _location(cursor)
+    args = list(cursor.get_arguments())
+    if name in WARP_INTRINSICS and _from_runtime(ref):
+        return _intrinsic(conv, cursor, name, args, loc)
+    if name in BLOCK_COLLECTIVES and _from_runtime(ref):
+        if len(args) != 1:
+            raise unsupported(loc, f"{name} with {len(args)} arguments")
+        return ir.WarpCollective(BLOCK_COLLECTIVES[name], None, conv.expr(args[0]), None, ir.Literal("32"),
+                                 "int", scope="block", loc=loc)
+    callee = children[0] if children else None
+    while callee is not None and callee.kind == K.UNEXPOSED_EXPR and len(list(callee.get_children())) == 1:
+        callee = list(callee.get_children())[0]
+    if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
+        bases = [c for c in callee.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if bases and _group_type(bases[0]).startswith(CG):
+            return _method(conv, cursor, callee.spelling or _dependent_member(callee, loc), _group_type(bases[0]),
+                           args, loc)
+    if ref is not None and ref.semantic_parent is not None and ref.semantic_parent.spelling == "cooperative_groups":
+        return _free_function(conv, cursor, name, args, loc)
+    if ref is None and name in ("reduce", "sync") and args and _group_type(args[0]).startswith(CG):
+        return _free_function(conv, cursor, name, args, loc)  # in a template, on a group
+    return None
+
+
+def _dependent_callee(children: list[ci.Cursor]) -> str:
+    """The name a call in a template names through overload resolution still to come."""
+    node = children[0] if children else None
+    while node is not None and node.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR):
+        inner = [c for c in node.get_children() if c.kind != K.NAMESPACE_REF]  # cg::reduce
+        node = inner[0] if len(inner) == 1 else None
+    return node.spelling if node is not None and node.kind == K.OVERLOADED_DECL_REF else ""
+
+
+def _dependent_member(callee: ci.Cursor, loc) -> str:
+    """The member a call in a template names (libclang leaves it unnamed): the token after the
+    last ``.``."""
+    tokens = [t.spelling for t in callee.get_tokens()]
+    if len(tokens) >= 3 and tokens[-2] in (".", "->") and tokens[-1].isidentifier():
+        return tokens[-1]
+    raise unsupported(loc, "a cooperative-groups member call in a template, written through a macro")
+
+
+def _result_type(cursor: ci.Cursor, args: list[ci.Cursor]) -> str:
+    """The type a tile collective exchanges: its result's (in a template, its value's)."""
+    spelling = _plain(cursor.type)
+    return spelling if "dependent" not in spelling else _plain(args[0].type)
+
+
+def _value_type(cursor: ci.Cursor, ref: ci.Cursor | None, args: list[ci.Cursor], index: int) -> str:
+    """The type a collective exchanges: the parameter's type of the chosen overload, else (in a
+    template) the argument's type as written."""
+    if ref is not None and ref.kind == K.FUNCTION_DECL:
+        params = list(ref.type.argument_types())
+        if index < len(params):
+            return _plain(params[index])
+    return _plain(args[index].type)
+
+
+def _intrinsic(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr:
+    op, combine = WARP_INTRINSICS[name]
+    exprs = [e for e in (conv.expr_or_none(a) for a in args) if e is not None]  # defaults are implicit
+    mask = exprs[0] if exprs else ir.Literal(FULL_MASK, loc=loc)
+    if op in ("shfl", "shfl_up", "shfl_down", "shfl_xor"):
+        width = exprs[3] if len(exprs) > 3 else ir.Literal("32", loc=loc)
+        return ir.WarpCollective(op, mask, exprs[1], exprs[2], width,
+                                 _value_type(cursor, cursor.referenced, args, 1), loc=loc)
+    width = ir.Literal("32", loc=loc)
+    if op in ("ballot", "any", "all"):
+        return ir.WarpCollective(op, mask, exprs[1], None, width, "int", loc=loc)
+    if op in ("activemask", "syncwarp"):
+        return ir.WarpCollective(op, mask, None, None, width, "int", loc=loc)
+    if op == "match_any":
+        return ir.WarpCollective(op, mask, exprs[1], None, width, _value_type(cursor, cursor.referenced, args, 1),
+                                 loc=loc)
+    if op == "match_all":
+        return ir.WarpCollective(op, mask, exprs[1], exprs[2], width,
+                                 _value_type(cursor, cursor.referenced, args, 1), loc=loc)
+    return ir.WarpCollective(op, mask, exprs[1], None, width, _value_type(cursor, cursor.referenced, args, 1),
+                             combine, loc=loc)
+
+
+def _method(conv, cursor: ci.Cursor, method: str, group_type: str, args: list[ci.Cursor], loc) -> ir.Expr:
+    n = _tile_size(group_type, loc)
+    flat = ir.flat_thread_index(loc)
+    if method in ("sync", "thread_rank", "size", "num_threads") and n is None:
+        if method == "sync":
+            return ir.WarpCollective("sync", None, None, None, ir.Literal("32", loc=loc), "int", scope="block",
+                                     loc=loc)
+        if method == "thread_rank":
+            return flat
+        return ir.block_thread_count(loc)
+    if n is None:
+        vectors = {"group_index": "blockIdx", "thread_index": "threadIdx", "group_dim": "blockDim",
+                   "dim_threads": "blockDim"}
+        if method in vectors:
+            return ir.BuiltinVector(vectors[method], loc=loc)
+        raise unsupported(loc, f"thread_block::{method}()")
+    width = n
+    full = ir.Literal(FULL_MASK, loc=loc)
+    below = ir.Binary("-", width, ir.Literal("1", loc=loc), loc=loc)
+    if method == "thread_rank":
+        return ir.Binary("&", flat, below, loc=loc)
+    if method in ("size", "num_threads"):
+        return ir.Cast("unsigned", width, "static", loc=loc)
+    if method == "meta_group_rank":
+        return ir.Binary("/", flat, width, loc=loc)
+    if method == "meta_group_size":
+        total = ir.Binary("+", ir.block_thread_count(loc), below, loc=loc)
+        return ir.Binary("/", total, width, loc=loc)
+    if method == "sync":
+        return ir.WarpCollective("syncwarp", full, None, None, width, "int", loc=loc)
+    exprs = [conv.expr(a) for a in args]
+    if method in ("shfl", "shfl_up", "shfl_down", "shfl_xor"):
+        return ir.WarpCollective(method, full, exprs[0], exprs[1], width, _result_type(cursor, args), loc=loc)
+    if method in ("any", "all", "ballot"):
+        return ir.WarpCollective(method, full, exprs[0], None, width, "int", loc=loc)
+    if method == "match_any":
+        return ir.WarpCollective(method, full, exprs[0], None, width, _plain(args[0].type), loc=loc)
+    if method == "match_all":
+        return ir.WarpCollective(method, full, exprs[0], ir.Unary("&", exprs[1], loc=loc), width,
+                                 _plain(args[0].type), loc=loc)
+    raise unsupported(loc, f"thread_block_tile::{method}()")
+
+
+def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
+    if name in ("this_thread_block", "tiled_partition"):
+        return None  # makes a group value: kept as written (compile mode defines it)
+    if name == "sync" and len(args) == 1:
+        return _method(conv, cursor, "sync", _group_type(args[0]), [], loc)
+    if name == "reduce" and len(args) == 3:
+        n = _tile_size(_group_type(args[0]), loc)
+        if n is None:
+            raise unsupported(loc, "cg::reduce over a whole thread block (reduce over a tiled_partition)")
+        op_type = _group_type(args[2])
+        m = re.match(r"cooperative_groups::(\w+)<", op_type)
+        if m is None or m.group(1) not in CG_OPERATORS:
+            raise unsupported(loc, f"cg::reduce with the operator '{op_type}' (plus, less, greater, bit_and, "
+                              "bit_or and bit_xor are supported)")
+        return ir.WarpCollective("reduce", ir.Literal(FULL_MASK, loc=loc), conv.expr(args[1]), None, n,
+                                 _result_type(cursor, args[1:]), CG_OPERATORS[m.group(1)], loc=loc)
+    raise unsupported(loc, f"cooperative_groups::{name}")

@@ -1,0 +1,228 @@
+/* MocCUDA: warp-level operations.
+ *
+ *  - Parse mode: the warp intrinsics cuda2cpu_device.h does not declare (match, reduce).
+ *  - Compile mode: moccuda::warp, what cuda2cpu's lowered warp collectives call.  A collective
+ *    has been split in two (pass warp-collectives): each thread first writes its operand into the
+ *    block's exchange array at its flat thread id and stamps its slot of `stamp` with the block's
+ *    current collective count; after a warp-scope synchronization each thread calls one of the
+ *    functions below, which reads the slots of its warp segment.
+ *
+ * Lanes: lane = flat thread id % 32 (so lanes are consecutive in the flat id, also for 2-D and
+ * 3-D blocks, and the last warp of a block may be partial).  A segment is `width` consecutive
+ * lanes (a shuffle's width, a tile's size).  A lane *takes part* when it exists (flat id below
+ * the block's thread count), is in `mask`, and reached the same collective as the caller (equal
+ * stamp).  Reading a lane that does not take part (undefined in CUDA) returns the caller's own
+ * value; votes, matches and reductions count only the lanes that take part.
+ */
+#ifndef MOCCUDA_CUDA2CPU_WARP_H
+#define MOCCUDA_CUDA2CPU_WARP_H
+#ifdef __cplusplus
+
+#ifdef __CUDA2CPU_PARSE__
+#define MOCCUDA_MATCH(T)                                                                            \
+    __device__ unsigned int __match_any_sync(unsigned int mask, T value);                          \
+    __device__ unsigned int __match_all_sync(unsigned int mask, T value, int *pred);
+MOCCUDA_MATCH(unsigned int)
+MOCCUDA_MATCH(long)
+MOCCUDA_MATCH(unsigned long)
+MOCCUDA_MATCH(long long)
+MOCCUDA_MATCH(unsigned long long)
+MOCCUDA_MATCH(float)
+MOCCUDA_MATCH(double)
+#undef MOCCUDA_MATCH
+__device__ unsigned int __match_all_sync(unsigned int mask, int value, int *pred);
+__device__ int __reduce_add_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_min_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_max_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
+/* Shuffles without a mask (removed in CUDA 9): declared so that their use is cuda2cpu's located
+ * error rather than clang's "undeclared identifier". */
+__device__ int __shfl(int var, int src_lane, int width = 32);
+__device__ float __shfl(float var, int src_lane, int width = 32);
+__device__ int __shfl_up(int var, unsigned int delta, int width = 32);
+__device__ float __shfl_up(float var, unsigned int delta, int width = 32);
+__device__ int __shfl_down(int var, unsigned int delta, int width = 32);
+__device__ float __shfl_down(float var, unsigned int delta, int width = 32);
+__device__ int __shfl_xor(int var, int lane_mask, int width = 32);
+__device__ float __shfl_xor(float var, int lane_mask, int width = 32);
+#else
+namespace moccuda {
+namespace warp {
+
+/* Where the caller stands: its lane, the first lane of its segment, the flat id of lane 0. */
+struct Place {
+    unsigned lane, first, base, width;
+    Place(unsigned flat, int w) : lane(flat % 32u), first(lane & ~((unsigned)w - 1u)), base(flat - lane),
+                                  width((unsigned)w) {}
+};
+
+/* The lanes of the caller's segment that take part, as bits relative to the segment. */
+inline unsigned taking_part(const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, int width)
+{
+    Place p(flat, width);
+    unsigned bits = 0;
+    for (unsigned i = 0; i < p.width; ++i) {
+        unsigned f = p.base + p.first + i;
+        if (f < nthreads && ((mask >> (p.first + i)) & 1u) && stamp[f] == stamp[flat])
+            bits |= 1u << i;
+    }
+    return bits;
+}
+
+/* The value of lane `src` (warp-relative), or `own` when that lane does not take part. */
+template <class T>
+inline T read_lane(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                   unsigned src)
+{
+    unsigned f = flat - flat % 32u + src;
+    if (src >= 32u || f >= nthreads || !((mask >> src) & 1u) || stamp[f] != stamp[flat])
+        return own;
+    return xchg[f];
+}
+
+template <class T>
+inline T shfl(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+              int src_lane, int width)
+{
+    Place p(flat, width);  /* CUDA: srcLane is taken modulo width */
+    return read_lane(xchg, stamp, flat, nthreads, mask, own, p.first + ((unsigned)src_lane & (p.width - 1u)));
+}
+
+template <class T>
+inline T shfl_up(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                 unsigned delta, int width)
+{
+    Place p(flat, width);  /* below the segment: the caller's own value */
+    if (delta > p.lane - p.first)
+        return own;
+    return read_lane(xchg, stamp, flat, nthreads, mask, own, p.lane - delta);
+}
+
+template <class T>
+inline T shfl_down(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                   unsigned delta, int width)
+{
+    Place p(flat, width);  /* past the segment: the caller's own value */
+    if (delta >= p.width - (p.lane - p.first))
+        return own;
+    return read_lane(xchg, stamp, flat, nthreads, mask, own, p.lane + delta);
+}
+
+template <class T>
+inline T shfl_xor(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                  int lane_mask, int width)
+{
+    Place p(flat, width);
+    unsigned src = p.lane ^ (unsigned)lane_mask;
+    if ((src & ~(p.width - 1u)) != p.first)  /* outside the segment: the caller's own value */
+        return own;
+    return read_lane(xchg, stamp, flat, nthreads, mask, own, src);
+}
+
+inline unsigned ballot(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask,
+                       int width)
+{
+    Place p(flat, width);
+    unsigned lanes = taking_part(stamp, flat, nthreads, mask, width), bits = 0;
+    for (unsigned i = 0; i < p.width; ++i)
+        if (((lanes >> i) & 1u) && xchg[p.base + p.first + i])
+            bits |= 1u << i;
+    return bits;
+}
+
+inline int any(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, int width)
+{
+    return ballot(xchg, stamp, flat, nthreads, mask, width) != 0;
+}
+
+inline int all(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, int width)
+{
+    return ballot(xchg, stamp, flat, nthreads, mask, width) == taking_part(stamp, flat, nthreads, mask, width);
+}
+
+inline unsigned activemask(const unsigned *stamp, unsigned flat, unsigned nthreads, int width)
+{
+    return taking_part(stamp, flat, nthreads, ~0u, width);
+}
+
+template <class T>
+inline unsigned match_any(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask,
+                          T own, int width)
+{
+    Place p(flat, width);
+    unsigned lanes = taking_part(stamp, flat, nthreads, mask, width), bits = 0;
+    for (unsigned i = 0; i < p.width; ++i)
+        if (((lanes >> i) & 1u) && xchg[p.base + p.first + i] == own)
+            bits |= 1u << i;
+    return bits;
+}
+
+template <class T>
+inline unsigned match_all(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask,
+                          T own, int *pred, int width)
+{
+    unsigned lanes = taking_part(stamp, flat, nthreads, mask, width);
+    bool same = match_any(xchg, stamp, flat, nthreads, mask, own, width) == lanes;
+    *pred = same;
+    return same ? lanes : 0u;
+}
+
+/* The combining operations of __reduce_*_sync and cg::reduce. */
+struct Add { template <class T> T operator()(T a, T b) const { return a + b; } };
+struct Min { template <class T> T operator()(T a, T b) const { return b < a ? b : a; } };
+struct Max { template <class T> T operator()(T a, T b) const { return a < b ? b : a; } };
+struct And { template <class T> T operator()(T a, T b) const { return a & b; } };
+struct Or { template <class T> T operator()(T a, T b) const { return a | b; } };
+struct Xor { template <class T> T operator()(T a, T b) const { return a ^ b; } };
+
+/* The lanes that take part, combined in lane order. */
+template <class Op, class T>
+inline T reduce(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                int width)
+{
+    Place p(flat, width);
+    unsigned lanes = taking_part(stamp, flat, nthreads, mask, width);
+    T acc = own;
+    bool first = true;
+    for (unsigned i = 0; i < p.width; ++i) {
+        if (!((lanes >> i) & 1u))
+            continue;
+        T v = xchg[p.base + p.first + i];
+        acc = first ? v : Op()(acc, v);
+        first = false;
+    }
+    return acc;
+}
+
+/* __syncthreads_count / _and / _or: over the block's threads that reached it. */
+inline int block_count(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads)
+{
+    int n = 0;
+    for (unsigned f = 0; f < nthreads; ++f)
+        n += stamp[f] == stamp[flat] && xchg[f] != 0;
+    return n;
+}
+
+inline int block_and(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads)
+{
+    for (unsigned f = 0; f < nthreads; ++f)
+        if (stamp[f] == stamp[flat] && !xchg[f])
+            return 0;
+    return 1;
+}
+
+inline int block_or(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads)
+{
+    return block_count(xchg, stamp, flat, nthreads) != 0;
+}
+
+}  // namespace warp
+}  // namespace moccuda
+#endif /* __CUDA2CPU_PARSE__ */
+
+#endif /* __cplusplus */
+#endif /* MOCCUDA_CUDA2CPU_WARP_H */
