@@ -5,12 +5,17 @@ a search over every 16-bit encoding for the half-precision references) and print
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 
 from coverage_table import covers
-from support import PROGRAMS, translate_build_run
+from moccuda import build
+from support import CXX, PROGRAMS, ROOT, translate_build_run
 from transpiler.diagnostics import CompileError
 from transpiler.options import TranslateOptions
 from transpiler.translate import translate_file
@@ -121,3 +126,24 @@ def test_unsupported_device_constructs_are_located_errors(name, tmp_path):
         translate_file(cu, TranslateOptions())
     text = str(caught.value)
     assert text.startswith(f"{cu}:5:") and message in text and "not supported" in text, text
+
+
+NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
+
+
+@covers("Host API", "cudaLaunchKernelExC (nvcc-built program under moccuda run)",
+        "cudaFuncGetAttributes (nvcc-built program under moccuda run)")
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
+def test_launch_kernel_ex_from_an_nvcc_built_program(tmp_path):
+    sources = DEVICE_LIB / "nvcc"
+    app, kernels = tmp_path / "launch_ex", tmp_path / "liblaunch_ex_kernels.so"
+    for cmd in ([NVCC, "-cudart", "shared", "-o", app, sources / "launch_ex.cu"],
+                [CXX, "-std=c++17", "-shared", "-fPIC", "-O1", f"-I{build.include_dir()}", "-o", kernels,
+                 sources / "launch_ex_kernels.cpp"]):
+        done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-4000:]
+    run = subprocess.run([sys.executable, "-m", "moccuda", "run", "--kernels", str(kernels), "--", str(app)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr[-4000:]
+    assert run.stdout.splitlines() == ["cudaLaunchKernelEx: cudaSuccess, 0 wrong",
+                                       "cudaFuncGetAttributes: cudaSuccess, maxThreadsPerBlock 1024"]
