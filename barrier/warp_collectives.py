@@ -8,15 +8,17 @@ kernel).  Guarantees: no :class:`~transpiler.ir.WarpCollective` is left.  A coll
 
 becomes, in the thread loop:
 
-* phase A: the arguments are evaluated into fresh locals, the thread stamps its slot of the
-  block's arrival array with the block's collective counter and writes ``value`` into the
-  collective's per-block exchange array, both indexed by the flat thread id;
+* phase A: the value is evaluated into a fresh local; the thread stamps its slot of the site's
+  arrival array with the block's collective counter and writes the value into the site's
+  per-block exchange array, both indexed by the flat thread id;
 * a :class:`~transpiler.ir.WarpSync` (for ``__syncthreads_count/and/or``: a
   :class:`~transpiler.ir.Barrier` and then a ``WarpSync``), where ``barrier-interchange`` splits the
   thread loop and then advances the counter, so that each executed collective has its own stamp;
 * phase B: ``r`` is a call of ``moccuda::warp`` (``cuda2cpu_warp.h``) that reads the slots of the
-  caller's warp segment; a lane takes part when it exists, is in the mask and carries the
-  caller's stamp (so ``__activemask()`` is the set of lanes that reached it).
+  caller's warp segment; the mask, a shuffle's operand and the width are evaluated here, after
+  every lane ran the statements before the collective (the lockstep order).  A lane takes part
+  when it exists, is in the mask and carries the caller's stamp (so ``__activemask()`` is the set
+  of lanes that reached it); reading a lane that does not take part gives the caller's own value.
 
 ``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
 
@@ -35,14 +37,14 @@ Before::
 
 After::
 
-    unsigned warp_epoch = 1; unsigned warp_stamp[1024] = {}; float shfl_down_12[1024];
+    unsigned warp_epoch = 1; unsigned shfl_down_12_stamp[1024] = {}; float shfl_down_12[1024];
     ThreadLoop {
         float v = a[threadIdx.x];
-        unsigned shfl_down_12_mask = 0xffffffff; float shfl_down_12_value = v; unsigned shfl_down_12_operand = 1;
-        warp_stamp[flat] = warp_epoch; shfl_down_12[flat] = shfl_down_12_value;
+        float shfl_down_12_value = v;
+        shfl_down_12_stamp[flat] = warp_epoch; shfl_down_12[flat] = shfl_down_12_value;
         WarpSync(warp_epoch);
-        v += moccuda::warp::shfl_down(shfl_down_12, warp_stamp, flat, nthreads, shfl_down_12_mask,
-                                      shfl_down_12_value, shfl_down_12_operand, 32);
+        v += moccuda::warp::shfl_down(shfl_down_12, shfl_down_12_stamp, flat, nthreads, 0xffffffff,
+                                      shfl_down_12_value, 1, 32);
         b[threadIdx.x] = v;
     }
 """
