@@ -1,0 +1,77 @@
+"""The pieces of PyTorch-extension support that need no PyTorch: the host device-check rewrite
+(``transpiler.torch_host``) and template kernels whose operators and members libclang leaves
+unresolved.  Each program is translated, built with g++ and MocCUDA, run, and prints PASS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import os
+import subprocess
+
+from support import PROGRAMS, compile_cpp, translate_build_run
+from transpiler.options import TranslateOptions
+from transpiler.translate import translate_file
+
+TORCH_PROGRAMS = PROGRAMS / "torch"
+#: Where the stand-in for PyTorch's headers is: a system directory, as PyTorch's are in real builds.
+STANDIN = (str(TORCH_PROGRAMS / "standin"),)
+
+
+def _translate_build_run_standin(cu: Path, workdir: Path, torch_host: bool):
+    """Translate with the stand-in headers as system headers, build, run."""
+    result = translate_file(cu, TranslateOptions(torch_host=torch_host, system_include_dirs=STANDIN))
+    cpp = workdir / (cu.stem + ".cpp")
+    cpp.write_text(result.source)
+    built = compile_cpp(cpp, workdir / cu.stem, [f"-I{STANDIN[0]}", *[f"-I{d}" for d in result.include_dirs]])
+    assert built.returncode == 0, built.stderr[-4000:]
+    run = subprocess.run([str(workdir / cu.stem)], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, OMP_NUM_THREADS="2"))
+    return result, run
+
+
+def _lines(path: Path, needle: str) -> list[int]:
+    return [i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line]
+
+
+def test_device_checks_accept_cpu_tensors_and_are_reported(tmp_path):
+    cu = TORCH_PROGRAMS / "host_checks.cu"
+    result, run = _translate_build_run_standin(cu, tmp_path, torch_host=True)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+    reported = {(r["line"], r["from"], r["to"]) for r in result.explain["host_rewrites"]}
+    macro_line = _lines(cu, "#define CHECK_CUDA")[0]
+    check_line = _lines(cu, "if (!p->is_cuda()")[0]
+    # The macro is rewritten where it is written (once), not at each use.
+    assert reported == {(macro_line, "is_cuda", "is_cpu"), (check_line, "is_cuda", "is_cpu"),
+                        (check_line, "kCUDA", "kCPU"), (check_line, "CUDA", "CPU")}
+    # The stand-in "PyTorch" headers are system headers: never rewritten.
+    assert all(r["file"].endswith("host_checks.cu") for r in result.explain["host_rewrites"])
+
+
+def test_without_the_option_the_checks_are_kept(tmp_path):
+    cu = TORCH_PROGRAMS / "host_checks.cu"
+    result, run = _translate_build_run_standin(cu, tmp_path, torch_host=False)
+    assert "host_rewrites" not in result.explain
+    assert run.returncode == 1 and "must be a CUDA tensor" in run.stdout
+
+
+def test_dependent_operators_and_members_in_template_kernels(tmp_path):
+    result, run, _ = translate_build_run(TORCH_PROGRAMS / "dependent_operators.cu", tmp_path)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+    assert "in.size(0)" in result.source and "T b = a++;" in result.source and "T c = ++a;" in result.source
+
+
+def test_unspelled_dependent_member_is_a_located_error(tmp_path):
+    cu = tmp_path / "template_member.cu"
+    cu.write_text("template <typename T> struct A { template <int D> __device__ int size() const; };\n"
+                  "template <typename T>\n"
+                  "__global__ void k(A<T> a, int *out) { out[0] = a.template size<0>(); }\n")
+    from transpiler.diagnostics import CompileError
+
+    try:
+        translate_file(cu, TranslateOptions())
+    except CompileError as exc:
+        text = str(exc)
+    else:
+        raise AssertionError("the translation should have failed")
+    assert f"{cu}:3:" in text and "dependent type" in text and "not supported" in text
