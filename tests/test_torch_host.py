@@ -75,3 +75,17 @@ def test_unspelled_dependent_member_is_a_located_error(tmp_path):
     else:
         raise AssertionError("the translation should have failed")
     assert f"{cu}:3:" in text and "dependent type" in text and "not supported" in text
+
+
+def test_torch_missing_is_an_actionable_error():
+    """Without PyTorch (hidden from the import system here), importing moccuda.torch says what to
+    install instead of failing deep inside a build."""
+    import sys
+
+    hide = "import sys; sys.modules['torch'] = None\n"  # what Python records for a failed import
+    done = subprocess.run([sys.executable, "-c", hide + "import moccuda.torch"], capture_output=True, text=True,
+                          cwd=PROGRAMS.parent.parent)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()
+    assert any("TorchMissingError: PyTorch is not installed" in line for line in last), done.stderr
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in done.stderr
