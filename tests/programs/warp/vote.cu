@@ -1,11 +1,12 @@
 // Warp votes: __ballot_sync, __any_sync, __all_sync, __activemask in divergent code, a vote
 // under a condition uniform per warp, and a vote of the lower half-warp with its own mask, at
-// block sizes 32, 48, 64, 100, 1024 and a 2-D block.  The host computes the expected masks.
+// block sizes 32, 48, 64, 100, 1024 and a 2-D block; a loop whose condition is a vote and a loop
+// each warp leaves after its own number of rounds.  The host computes the expected masks.
 #include <cstdio>
 #include <cuda_runtime.h>
 
 #define FULL 0xffffffffu
-#define KINDS 8
+#define KINDS 10
 
 __global__ void votes(const int *in, unsigned *out)
 {
@@ -38,6 +39,20 @@ __global__ void votes(const int *in, unsigned *out)
     o[5] = odd_warps;
     o[6] = __all_sync(FULL, lane < 32);
     o[7] = __activemask();
+    int left = p % 5;
+    int rounds = 0;
+    while (__any_sync(FULL, left > 0)) {  // a warp loops while any of its lanes has work left
+        --left;
+        ++rounds;
+    }
+    o[8] = rounds;
+    int acc = 0;
+    for (int i = 0; i < 100; ++i) {
+        if (i >= warp + 2)                // each warp leaves after its own number of rounds
+            break;
+        acc += __reduce_add_sync(FULL, 1);
+    }
+    o[9] = acc;
 }
 
 int main()
@@ -60,10 +75,12 @@ int main()
             for (unsigned f = 0; f < size; ++f) {
                 unsigned base = f - f % 32, lane = f % 32, warp = f / 32;
                 const int *p = in + b * size;
-                unsigned exists = 0, pos = 0, even = 0, every_third = 0;
+                unsigned exists = 0, pos = 0, even = 0, every_third = 0, most = 0, lanes = 0;
                 int any40 = 0, all0 = 1;
                 for (unsigned l = 0; l < 32 && base + l < size; ++l) {
                     exists |= 1u << l;
+                    ++lanes;
+                    most = p[base + l] % 5 > (int)most ? p[base + l] % 5 : most;
                     pos |= (p[base + l] > 0) << l;
                     any40 |= p[base + l] > 40;
                     all0 &= p[base + l] >= 0;
@@ -73,7 +90,8 @@ int main()
                         every_third |= 1u << l;
                 }
                 unsigned want[KINDS] = {pos, (unsigned)any40, (unsigned)all0, lane % 3 == 0 ? every_third : 0,
-                                        lane < 16 ? even : 0, warp % 2 == 1 ? exists : 0, 1, exists};
+                                        lane < 16 ? even : 0, warp % 2 == 1 ? exists : 0, 1, exists, most,
+                                        (warp + 2) * lanes};
                 const unsigned *o = out + ((size_t)b * size + f) * KINDS;
                 for (int k = 0; k < KINDS; ++k) {
                     if (o[k] != want[k] && bad++ < 5)
