@@ -52,8 +52,8 @@ from dataclasses import dataclass, field, replace
 
 from barrier.liveness import assigned_symbols, assigned_variable, fresh_name
 from transpiler import ir
-from transpiler.diagnostics import CompileError, error, unsupported
-from transpiler.passes import KernelReport, PassContext, map_kernels, register
+from transpiler.diagnostics import CompileError, error
+from transpiler.passes import KernelReport, PassContext, map_kernels, register, split_unsupported
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
 SYNC_POINTS = (ir.Barrier, ir.WarpSync)
@@ -234,9 +234,9 @@ class Lowering:
         if isinstance(s, LOOPS):
             return self.loop(s, here)
         if isinstance(s, ir.Switch):
-            raise unsupported(s.loc, "__syncthreads() inside a switch")
+            raise split_unsupported(s.loc, "__syncthreads() inside a switch")
         barrier = next(n for n in s.walk() if isinstance(n, SYNC_POINTS))
-        raise unsupported(barrier.loc, f"__syncthreads() inside a {type(s).__name__}")
+        raise split_unsupported(barrier.loc, f"__syncthreads() inside a {type(s).__name__}")
 
     # --------------------------------------------------------------- warp-scope constructs
 
@@ -337,10 +337,18 @@ class Lowering:
         name, sym = self.fresh(f"{base}_{s.loc.line}", type_, s.loc)
         self.block_decls.append(ir.VarDecl(sym, name, type_, loc=s.loc))
         assign = ir.ExprStmt(ir.Assign("=", ir.Name(name, sym, loc=e.loc), e, loc=e.loc), loc=e.loc)
-        return ir.Name(name, sym, loc=e.loc), [ir.ThreadLoop(ir.Block((assign,), loc=e.loc), loc=e.loc)]
+        # Reset first: when every thread of the block has returned, no thread computes the helper,
+        # and a stale true (or an uninitialized value) would keep a block-level loop going forever.
+        reset = ir.ExprStmt(ir.Assign("=", ir.Name(name, sym, loc=e.loc), ir.Literal("false"), loc=e.loc), loc=e.loc)
+        return ir.Name(name, sym, loc=e.loc), [reset, ir.ThreadLoop(ir.Block((assign,), loc=e.loc), loc=e.loc)]
 
     def loop(self, s: ir.Stmt, via: tuple[str, ...]) -> list[ir.Stmt]:
         self.check_uniform(s.cond, s)
+        early = next((n for n in s.body.walk() if isinstance(n, ir.Return)), None)
+        if early is not None:
+            # The block-level loop would go on after every thread has returned (a while (true)
+            # that only a return ends would never end): the fiber fallback lowers this.
+            raise split_unsupported(early.loc, "a return inside a loop that contains __syncthreads()")
         native_for = isinstance(s, ir.For) and self.native_for_header(s)
         if native_for and isinstance(s.init, ir.VarDecl):
             self.thread_locals.discard(s.init.sym)  # a block-level loop variable

@@ -40,8 +40,8 @@ import networkx as nx
 from barrier.effects import is_pure_function
 from barrier.liveness import assigned_symbols, fresh_name, per_thread_array_type, used_symbols
 from transpiler import ir
-from transpiler.diagnostics import CompileError, error, unsupported
-from transpiler.passes import PassContext, map_kernels, register
+from transpiler.diagnostics import CompileError, error
+from transpiler.passes import PassContext, map_kernels, register, split_unsupported
 
 #: CUDA's limit on threads per block; per-thread storage is sized for it.
 MAX_THREADS_PER_BLOCK = 1024
@@ -154,7 +154,7 @@ class BarrierSplit:
         for sym in sorted(kept, key=lambda s: (decls[s].loc.line, decls[s].loc.column, s)):
             decl = decls[sym]
             if decl.type.endswith("&") or "&&" in decl.type:
-                raise unsupported(decl.loc, "a reference variable that lives across __syncthreads()")
+                raise split_unsupported(decl.loc, "a reference variable that lives across __syncthreads()")
             name = fresh_name(f"{decl.name}_per_thread", used_names)
             type_ = per_thread_array_type(decl.type, MAX_THREADS_PER_BLOCK)
             storage_sym = ctx.fresh_sym(name, type_, "local", decl.loc)
@@ -233,7 +233,7 @@ def _rewrite_kept_decls(body: ir.Block, storage: dict[int, ir.KeptVar]) -> ir.Bl
                     if s.init is None:
                         continue
                     if isinstance(s.init, ir.InitList):
-                        raise unsupported(s.loc, "an initializer list on a variable that lives across "
+                        raise split_unsupported(s.loc, "an initializer list on a variable that lives across "
                                           "__syncthreads()")
                     s = ir.ExprStmt(ir.Assign("=", ir.Name(s.name, s.sym, loc=s.loc), s.init, loc=s.loc), loc=s.loc)
                 stmts.append(s)
@@ -251,6 +251,6 @@ def _check_distinct_names(kept: tuple[ir.KeptVar, ...]) -> None:
     seen: dict[str, ir.KeptVar] = {}
     for kv in kept:
         if kv.name in seen:
-            raise unsupported(kv.loc, f"two variables named '{kv.name}' that both live across __syncthreads() "
+            raise split_unsupported(kv.loc, f"two variables named '{kv.name}' that both live across __syncthreads() "
                               "(rename one)")
         seen[kv.name] = kv

@@ -172,8 +172,14 @@ class Converter:
         if kind == K.DEFAULT_STMT:
             (body,) = list(cursor.get_children())
             return [ir.Case(None, self.stmt(body), loc=loc)]
-        if kind in (K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.LABEL_STMT):
-            raise unsupported(loc, "goto and labels in device code")
+        if kind == K.GOTO_STMT:
+            # Kept as written; pass fiber-lowering gives kernels with jumps the fallback lowering.
+            (target,) = list(cursor.get_children())
+            return [ir.Goto(target.spelling, loc=loc)]
+        if kind == K.LABEL_STMT:
+            return [ir.Label(cursor.spelling, loc=loc)] + [s for c in cursor.get_children() for s in self.stmts(c)]
+        if kind == K.INDIRECT_GOTO_STMT:
+            raise unsupported(loc, "a computed goto in device code")
         if kind in (K.ASM_STMT, K.MS_ASM_STMT):
             raise unsupported(loc, "inline assembly in device code")
         if kind == K.UNEXPOSED_STMT and _is_loop_hint(cursor):

@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from transpiler import ir
+from openmp_emit.fiber_emit import FiberPrinting
 from openmp_emit.printer import LoopNames, StmtPrinter, declare, print_expr
 
 
@@ -62,8 +63,8 @@ def _identifiers(node: ir.Node) -> set[str]:
 
 
 @dataclass
-class KernelPrinter(StmtPrinter):
-    """Adds the lowered loop nodes to the statement printer."""
+class KernelPrinter(FiberPrinting, StmtPrinter):
+    """Adds the lowered loop nodes (and the fallback lowering's fiber nodes) to the statement printer."""
 
     exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
 

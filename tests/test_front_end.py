@@ -129,7 +129,7 @@ def test_user_variable_named_like_a_loop_index(tmp_path):
     ("a[0] = __shfl(a[1], 0);", "the pre-CUDA-9 shuffle __shfl() without a mask (use __shfl_sync) is not "
                                 "supported"),
     ("auto f = [](int v) { return v; }; a[0] = f(1);", "a lambda in device code is not supported"),
-    ("goto end; end: a[0] = 1;", "goto and labels in device code is not supported"),
+    ("asm(\"nop\"); a[0] = 1;", "inline assembly in device code is not supported"),
     ("if (threadIdx.x) { __syncthreads(); }", "depends on threadIdx"),
 ])
 def test_unsupported_constructs_are_located_errors(tmp_path, body, what):

@@ -125,6 +125,13 @@ def _dependency_command(inv, source: Input, kind: str, dep_file: Path | None, ta
     return [*cmd, *inv.compiler_flags, source.path]
 
 
+def _print_warnings(inv, result) -> None:
+    """The translation's warnings (a kernel lowered with the fiber fallback, ...), unless -w."""
+    if not inv.no_warnings:
+        for w in result.warnings:
+            print(w.render(), file=sys.stderr)
+
+
 def _emit(inv) -> list[dict]:
     """--emit=openmp: the translations themselves."""
     from transpiler.translate import translate_file
@@ -132,6 +139,7 @@ def _emit(inv) -> list[dict]:
     explains = []
     for source in inv.inputs:
         result = translate_file(source.path, _translate_options(inv, Path(source.path)))
+        _print_warnings(inv, result)
         explains.append(result.explain)
         if inv.output == "-" or (inv.output is None and len(inv.inputs) == 1 and inv.explain != "json"):
             sys.stdout.write(result.source)
@@ -201,6 +209,7 @@ def run(inv) -> list[dict]:
             path, extra_includes = source.path, []
             if source.language == "cu":
                 result = translate_file(source.path, _translate_options(inv, Path(source.path)))
+                _print_warnings(inv, result)
                 explains.append(result.explain)
                 cpp = work / (Path(source.path).name + ".cpp")
                 cpp.write_text(result.source)

@@ -563,3 +563,17 @@ def block_thread_count(loc: SourceLoc = UNKNOWN_LOC) -> Expr:
     """``blockDim.x * blockDim.y * blockDim.z``."""
     xy = Binary("*", Builtin("blockDim", "x", loc=loc), Builtin("blockDim", "y", loc=loc), loc=loc)
     return Binary("*", xy, Builtin("blockDim", "z", loc=loc), loc=loc)
+
+
+@dataclass(frozen=True)
+class FiberLoop(Stmt):
+    """The threads of one block as fibers (the fallback lowering, ``fiber-lowering``): each thread
+    runs ``body`` on its own small stack, and a :class:`FiberBarrier` suspends it until every
+    thread of the block that has not returned reaches a barrier."""
+
+    body: Block
+
+
+@dataclass(frozen=True)
+class FiberBarrier(Stmt):
+    """``__syncthreads()`` inside a :class:`FiberLoop`: yield to the block's scheduler."""

@@ -67,6 +67,9 @@ class PassContext:
     device_builtins: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: What the kernel launch sites prove, by kernel name (``cuda_front.launch_sites.LaunchFacts``).
     launches: dict[str, object] = field(default_factory=dict)
+    #: Kernels the split lowering could not express, by name, with why (``lowering="auto"``):
+    #: ``fiber-lowering`` lowers them with fibers when :func:`run_pipeline` runs again.
+    fallback: dict[str, Diagnostic] = field(default_factory=dict)
     _next_sym: int = -1
 
     def fresh_sym(self, name: str, type_: str, kind: str, loc: SourceLoc) -> int:
@@ -79,6 +82,23 @@ class PassContext:
         if kernel.name not in self.reports:
             self.reports[kernel.name] = KernelReport(kernel.name, kernel.loc.line)
         return self.reports[kernel.name]
+
+
+@dataclass
+class SplitUnsupported(CompileError):
+    """The split lowering cannot express ``kernel`` (the fiber fallback can).  With
+    ``--lowering=auto`` the pipeline runs again with that kernel lowered by ``fiber-lowering``
+    (and a warning); with ``--lowering=split`` it is the error it carries."""
+
+    kernel: str = ""
+    what: str = ""
+
+
+def split_unsupported(loc: SourceLoc, what: str) -> SplitUnsupported:
+    """The error for something the split lowering cannot express; ``what`` names it."""
+    return SplitUnsupported([Diagnostic("error", loc, f"{what} is not supported by the split lowering "
+                                                      "(--lowering=fallback runs the kernel's threads as fibers)")],
+                            what=what)
 
 
 class Pass(Protocol):
@@ -98,7 +118,14 @@ def register(cls):
 
 
 def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir.Program:
-    return ir.Program(tuple(fn(k) for k in program.kernels), program.device_functions, loc=program.loc)
+    kernels = []
+    for k in program.kernels:
+        try:
+            kernels.append(fn(k))
+        except SplitUnsupported as exc:
+            exc.kernel = exc.kernel or k.name  # which kernel needs the fallback
+            raise
+    return ir.Program(tuple(kernels), program.device_functions, loc=program.loc)
 
 
 #: The order passes take in the default pipeline.  Analyses and optimizations of the barrier
@@ -106,6 +133,7 @@ def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir
 PIPELINE_ORDER = (
     "parallel-loops",
     "inline-device",
+    "fiber-lowering",
     "warp-collectives",
     "barrier-elim",
     "barrier-motion",
@@ -155,6 +183,21 @@ def build_pipeline(spec: str | None, disabled: tuple[str, ...] = ()) -> list[Pas
 
 
 def run_pipeline(program: ir.Program, passes: list[Pass], ctx: PassContext) -> ir.Program:
-    for p in passes:
-        program = p.run(program, ctx)
-    return program
+    """Run ``passes`` in order.  With ``ctx.lowering == "auto"``, a kernel the split lowering
+    cannot express (:class:`SplitUnsupported`) is recorded in ``ctx.fallback`` and the pipeline
+    starts again from ``program`` with a fresh context, so ``fiber-lowering`` takes that kernel
+    before any barrier pass touches it.  Each round adds a kernel, so this ends."""
+    symbols, warnings, next_sym = dict(ctx.symbols), list(ctx.warnings), ctx._next_sym
+    can_fall_back = ctx.lowering == "auto" and any(p.name == "fiber-lowering" for p in passes)
+    while True:
+        try:
+            lowered = program
+            for p in passes:
+                lowered = p.run(lowered, ctx)
+            return lowered
+        except SplitUnsupported as exc:
+            if not can_fall_back or not exc.kernel or exc.kernel in ctx.fallback:
+                raise
+            fallback = {**ctx.fallback, exc.kernel: exc.diagnostics[0]}
+            ctx.symbols, ctx.warnings, ctx._next_sym = dict(symbols), list(warnings), next_sym
+            ctx.reports, ctx.fallback = {}, fallback

@@ -26,7 +26,7 @@ from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
 from cuda_front.convert import BUILTIN_VARS, Converter, location, template_header
 from cuda_front.parse import ParsedUnit, parse_file
-from openmp_emit import emit, skeleton
+from openmp_emit import emit, fiber_emit, skeleton
 from openmp_emit.printer import declare
 from transpiler import __version__, ir, torch_host
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
@@ -338,8 +338,10 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     main = str(unit.path)
     inlined: set[str] = {main}
     body = render_file(main, edits, scan, includes, dirty, inlined).decode(errors="replace")
+    # Kernels lowered with fibers (the fallback lowering) need MocCUDA's fiber scheduler.
+    runtime_includes = f"#include <{fiber_emit.FIBERS_HEADER}>\n" if fiber_emit.uses_fibers(program) else ""
     source = skeleton.render("translation_unit.cpp.j2", version=__version__,
-                             source_name=os.path.basename(main), body=body)
+                             source_name=os.path.basename(main), body=body, runtime_includes=runtime_includes)
     explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports]}
     if host_rewrites:
         explain["host_rewrites"] = [r.as_json() for r in host_rewrites]

@@ -1,0 +1,127 @@
+"""Pass ``fiber-lowering``: the fallback barrier lowering, each CUDA thread of a block a fiber.
+
+Requires: ``parallel-loops`` and ``inline-device`` (the barriers of called functions are in the
+kernel).  Runs before the barrier optimizations, which leave a :class:`~transpiler.ir.FiberLoop`
+alone, so a kernel lowered here is translated as written: it is the reference the split lowering
+is tested against.
+
+Which kernels (``PassContext.lowering``):
+
+* ``fallback``: every kernel with a ``__syncthreads()`` (or a ``goto``);
+* ``auto``: the kernels the split lowering cannot express: a ``goto`` (found here), or what
+  ``barrier-interchange``/``barrier-split`` refused with :class:`~transpiler.passes.SplitUnsupported`
+  (``run_pipeline`` records the kernel in ``ctx.fallback`` and runs the pipeline again).  Each
+  gets a warning ``...: using the fiber fallback lowering``;
+* ``split``: none; a ``goto`` is an error.
+
+The block's thread loop becomes a ``FiberLoop``: the emitter prints its body as a per-thread
+function that MocCUDA's ``moccuda::fibers::run_block`` runs once per thread of the block, each on
+its own stack (``moccuda/include/moccuda/fibers.h``).  A barrier becomes a ``FiberBarrier``, which
+suspends the thread until every thread of the block that has not returned has reached a barrier;
+a ``return`` ends the thread.  No value needs a home across a barrier: each thread keeps its own
+stack.
+
+Before::
+
+    GridLoop {
+        float s[64];
+        ThreadLoop { s[threadIdx.x] = a[threadIdx.x]; Barrier; switch (m) { case 0: Barrier; ... } }
+    }
+
+After::
+
+    GridLoop {
+        float s[64];
+        FiberLoop { s[threadIdx.x] = a[threadIdx.x]; FiberBarrier; switch (m) { case 0: FiberBarrier; ... } }
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from transpiler import ir
+from transpiler.diagnostics import CompileError, Diagnostic, error, unsupported
+from transpiler.passes import PassContext, map_kernels, register
+
+REASON = "threads of the block run as fibers that wait here (fallback lowering)"
+
+
+def first_goto(kernel: ir.Kernel) -> ir.Stmt | None:
+    """The kernel's first ``goto`` or label as written by the user (this pass runs before any
+    pass that makes jumps of its own)."""
+    return next((n for n in kernel.walk() if isinstance(n, (ir.Goto, ir.Label))), None)
+
+
+def fallback_reason(kernel: ir.Kernel, ctx: PassContext) -> Diagnostic | None:
+    """Why ``kernel`` takes the fiber lowering (a warning to print in ``auto`` mode), or None when
+    the split lowering takes it."""
+    grid = ir.grid_loop(kernel)
+    if grid is None:
+        return None
+    jump = first_goto(kernel)
+    if ctx.lowering == "split":
+        if jump is not None:
+            raise unsupported(jump.loc, "goto and labels in device code with --lowering=split (the fiber "
+                              "fallback lowering translates them)")
+        return None
+    if ctx.lowering == "fallback":
+        if jump is not None or ir.contains(grid, ir.Barrier):
+            return Diagnostic("note", kernel.loc, "--lowering=fallback")
+        return None
+    if kernel.name in ctx.fallback:
+        why = ctx.fallback[kernel.name]
+        what = why.message.split(" is not supported", 1)[0]
+        return Diagnostic("warning", why.loc, f"the split lowering cannot express {what} (kernel "
+                                              f"'{kernel.name}'): using the fiber fallback lowering")
+    if jump is not None:
+        return Diagnostic("warning", jump.loc, f"the split lowering cannot express goto (kernel '{kernel.name}'): "
+                                               "using the fiber fallback lowering")
+    return None
+
+
+def to_fibers(node: ir.Node) -> ir.Node:
+    """The thread loops of a grid loop as fiber loops, their barriers as fiber barriers."""
+    def rewrite(n: ir.Node) -> ir.Node:
+        if isinstance(n, ir.Barrier):
+            return ir.FiberBarrier(loc=n.loc)
+        if isinstance(n, ir.ThreadLoop):
+            return ir.FiberLoop(n.body, loc=n.loc)
+        return n
+    return ir.transform(node, rewrite)
+
+
+def check_labels(kernel: ir.Kernel) -> None:
+    """Labels are per function in C++, and each kernel body becomes one function: a label that
+    appears twice (a synchronizing device function with a label, inlined twice) cannot be printed."""
+    seen: set[str] = set()
+    for n in kernel.walk():
+        if isinstance(n, ir.Label):
+            if n.name in seen:
+                raise CompileError([error(n.loc, f"the label '{n.name}' appears twice in this kernel after "
+                                          "inlining its __device__ functions; this is not supported")])
+            seen.add(n.name)
+
+
+@register
+@dataclass(frozen=True)
+class FiberLowering:
+    name = "fiber-lowering"
+    required = True
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: self.kernel(k, ctx))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+        why = fallback_reason(kernel, ctx)
+        if why is None:
+            return kernel
+        if why.severity == "warning":
+            ctx.warnings.append(why)
+        check_labels(kernel)
+        grid = ir.grid_loop(kernel)
+        report = ctx.report(kernel)
+        report.lowering = "fallback"
+        for b in (n for n in grid.walk() if isinstance(n, ir.Barrier)):
+            report.barriers.append({"line": b.loc.line, "column": b.loc.column, "action": "kept", "reason": REASON})
+        return ir.replace_grid_loop(kernel, replace(grid, body=to_fibers(grid.body)))

@@ -1,0 +1,301 @@
+/* MocCUDA fibers: the threads of one CUDA block as cooperative contexts (cuda2cpu's fallback
+ * barrier lowering, pass fiber-lowering).
+ *
+ * A kernel the split lowering cannot express is emitted as a per-thread function (a lambda taking
+ * threadIdx and the block); the OpenMP loop over blocks calls moccuda::fibers::run_block for each
+ * block, which runs that function once per CUDA thread, each on its own small stack.  A thread
+ * that reaches __syncthreads() (Block::sync) switches back to the block's scheduler; once every
+ * thread that has not returned is waiting, the scheduler resumes them all.  A thread that returns
+ * leaves the block and no longer holds the others back (as in CUDA, where exited threads do not
+ * block barriers).  Threads of a block run one at a time on the OpenMP thread that runs the block,
+ * in threadIdx order between barriers, so no locking is needed.
+ *
+ * Stacks are allocated once per OpenMP thread (mmap, with an inaccessible guard page below each
+ * so that an overflow faults instead of corrupting a neighbour) and reused by every block and
+ * every launch that thread runs.  Their size is MOCCUDA_FIBER_STACK_SIZE bytes (a K or M suffix
+ * allowed; default 64K, rounded up to whole pages).
+ *
+ * The context switch is a few instructions of assembly on x86-64 Linux (it saves only what the
+ * SysV ABI says a called function preserves: rbx, rbp, r12-r15, the stack pointer, and the SSE
+ * and x87 control words); elsewhere, or with MOCCUDA_FIBERS_UCONTEXT defined, it is POSIX
+ * ucontext (slower: swapcontext saves the signal mask with a system call).
+ *
+ * Kernel code must not throw out of a fiber (an exception cannot cross the switch).
+ */
+#ifndef MOCCUDA_FIBERS_H
+#define MOCCUDA_FIBERS_H
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if !defined(MOCCUDA_FIBERS_UCONTEXT) && !(defined(__x86_64__) && defined(__linux__))
+#define MOCCUDA_FIBERS_UCONTEXT 1
+#endif
+#ifdef MOCCUDA_FIBERS_UCONTEXT
+#include <ucontext.h>
+#endif
+
+#ifndef MOCCUDA_FIBERS_UCONTEXT
+/* moccuda_fiber_switch(&from_sp, to_sp): save the callee-saved state on the current stack, store
+ * the stack pointer in *from_sp, load to_sp and restore what was saved there.  A weak symbol, so
+ * that every translation unit may carry it.  moccuda_fiber_start is where a new fiber's first
+ * switch returns to: it calls the function in r13 (which never returns). */
+__asm__(R"(
+    .pushsection .text
+    .p2align 4
+    .weak moccuda_fiber_switch
+    .hidden moccuda_fiber_switch
+    .type moccuda_fiber_switch, @function
+moccuda_fiber_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size moccuda_fiber_switch, .-moccuda_fiber_switch
+
+    .p2align 4
+    .weak moccuda_fiber_start
+    .hidden moccuda_fiber_start
+    .type moccuda_fiber_start, @function
+moccuda_fiber_start:
+    callq *%r13
+    ud2
+    .size moccuda_fiber_start, .-moccuda_fiber_start
+    .popsection
+)");
+extern "C" void moccuda_fiber_switch(void **from_sp, void *to_sp);
+extern "C" void moccuda_fiber_start(void);
+#endif
+
+namespace moccuda {
+namespace fibers {
+
+/* The stack size from MOCCUDA_FIBER_STACK_SIZE (bytes, or with a K or M suffix), in whole pages. */
+inline std::size_t stack_size()
+{
+    static const std::size_t size = [] {
+        std::size_t bytes = 64 * 1024;
+        if (const char *text = std::getenv("MOCCUDA_FIBER_STACK_SIZE")) {
+            char *end = nullptr;
+            unsigned long long value = std::strtoull(text, &end, 10);
+            if (end && (*end == 'k' || *end == 'K'))
+                value *= 1024, ++end;
+            else if (end && (*end == 'm' || *end == 'M'))
+                value *= 1024 * 1024, ++end;
+            if (end == text || *end != '\0' || value < 4096 || value > (1ull << 30)) {
+                std::fprintf(stderr, "MocCUDA: MOCCUDA_FIBER_STACK_SIZE='%s' is not a size between 4K and 1G; "
+                                     "using 64K\n", text);
+            } else {
+                bytes = static_cast<std::size_t>(value);
+            }
+        }
+        const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        return (bytes + page - 1) / page * page;
+    }();
+    return size;
+}
+
+class Block;
+
+/* One CUDA thread's context.  Its stack is [base + page, base + page + size), with the guard page
+ * at base. */
+struct Fiber {
+    char *base = nullptr;
+#ifdef MOCCUDA_FIBERS_UCONTEXT
+    ucontext_t context;
+#else
+    void *sp = nullptr;
+#endif
+    uint3 index{};
+    bool done = false;
+};
+
+/* The fibers of the blocks one OpenMP thread runs, and the block now running. */
+class Team {
+public:
+    static Team &local()
+    {
+        static thread_local Team team;
+        return team;
+    }
+
+    Team() = default;
+    Team(const Team &) = delete;
+    Team &operator=(const Team &) = delete;
+    ~Team()
+    {
+        for (Fiber &f : fibers_)
+            munmap(f.base, page_ + stack_);
+    }
+
+    /* At least n fibers with stacks (allocated once, kept for later blocks and launches). */
+    void reserve(std::size_t n)
+    {
+        if (fibers_.size() >= n)
+            return;
+        page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        stack_ = stack_size();
+        fibers_.reserve(n);
+        while (fibers_.size() < n) {
+            void *mem = mmap(nullptr, page_ + stack_, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (mem == MAP_FAILED || mprotect(mem, page_, PROT_NONE) != 0) {
+                std::fprintf(stderr, "MocCUDA: cannot allocate a %zu-byte fiber stack for CUDA thread %zu of a "
+                                     "block: %s\n", stack_, fibers_.size(), std::strerror(errno));
+                std::abort();
+            }
+            Fiber f;
+            f.base = static_cast<char *>(mem);
+            fibers_.push_back(f);
+        }
+    }
+
+    std::vector<Fiber> fibers_;
+    std::size_t page_ = 0, stack_ = 0;
+    std::size_t current_ = 0;
+#ifdef MOCCUDA_FIBERS_UCONTEXT
+    ucontext_t scheduler_;
+#else
+    void *scheduler_sp_ = nullptr;
+#endif
+    /* The per-thread function of the running block, type-erased. */
+    void (*invoke_)(void *body, const uint3 &index, Block &block) = nullptr;
+    void *body_ = nullptr;
+    Block *block_ = nullptr;
+};
+
+/* What a fiber sees of its block: the barriers. */
+class Block {
+public:
+    /* __syncthreads(): wait until every thread of the block that has not returned is here. */
+    void sync()
+    {
+        Team &team = Team::local();
+        back_to_scheduler(team, team.fibers_[team.current_]);
+    }
+
+    /* Runs one block: body(threadIdx, block) once per thread of `shape`. */
+    template <class Body>
+    static void run(const dim3 &shape, Body &body)
+    {
+        const std::size_t n = static_cast<std::size_t>(shape.x) * shape.y * shape.z;
+        Team &team = Team::local();
+        team.reserve(n);
+        Block block;
+        team.block_ = &block;
+        team.body_ = static_cast<void *>(&body);
+        team.invoke_ = [](void *b, const uint3 &index, Block &blk) { (*static_cast<Body *>(b))(index, blk); };
+        std::size_t i = 0;
+        for (unsigned z = 0; z < shape.z; ++z)
+            for (unsigned y = 0; y < shape.y; ++y)
+                for (unsigned x = 0; x < shape.x; ++x, ++i) {
+                    Fiber &f = team.fibers_[i];
+                    f.index = uint3{x, y, z};
+                    f.done = false;
+                    prepare(team, f);
+                }
+        // Rounds: every live thread runs to its next barrier or its end; a round in which some
+        // thread stopped at a barrier is followed by another, which releases them.
+        for (;;) {
+            bool waiting = false;
+            for (i = 0; i < n; ++i) {
+                Fiber &f = team.fibers_[i];
+                if (f.done)
+                    continue;
+                team.current_ = i;
+                switch_to(team, f);
+                waiting = waiting || !f.done;
+            }
+            if (!waiting)
+                break;
+        }
+        team.block_ = nullptr;
+    }
+
+private:
+    static void entry()
+    {
+        Team &team = Team::local();
+        Fiber &f = team.fibers_[team.current_];
+        team.invoke_(team.body_, f.index, *team.block_);
+        f.done = true;
+        back_to_scheduler(team, f);
+        std::abort();  // a finished fiber is never resumed
+    }
+
+#ifdef MOCCUDA_FIBERS_UCONTEXT
+    static void prepare(Team &team, Fiber &f)
+    {
+        getcontext(&f.context);
+        f.context.uc_stack.ss_sp = f.base + team.page_;
+        f.context.uc_stack.ss_size = team.stack_;
+        f.context.uc_link = nullptr;
+        makecontext(&f.context, &Block::entry, 0);
+    }
+    static void switch_to(Team &team, Fiber &f) { swapcontext(&team.scheduler_, &f.context); }
+    static void back_to_scheduler(Team &team, Fiber &f) { swapcontext(&f.context, &team.scheduler_); }
+#else
+    /* A new fiber's stack holds what moccuda_fiber_switch pops: the control words, r15..r12, rbx,
+     * rbp, and the return address moccuda_fiber_start, which calls entry (in r13) with the stack
+     * 16-byte aligned as the ABI asks at a call. */
+    static void prepare(Team &team, Fiber &f)
+    {
+        std::uintptr_t top = reinterpret_cast<std::uintptr_t>(f.base + team.page_ + team.stack_);
+        top = (top & ~std::uintptr_t(15)) - 16;
+        void **sp = reinterpret_cast<void **>(top) - 8;
+        std::uint32_t control[2] = {0, 0};
+        __asm__ volatile("stmxcsr %0" : "=m"(control[0]));
+        __asm__ volatile("fnstcw %0" : "=m"(control[1]));
+        std::memcpy(&sp[0], control, sizeof control);
+        sp[1] = nullptr;                                           // r15
+        sp[2] = nullptr;                                           // r14
+        sp[3] = reinterpret_cast<void *>(&Block::entry);           // r13
+        sp[4] = nullptr;                                           // r12
+        sp[5] = nullptr;                                           // rbx
+        sp[6] = nullptr;                                           // rbp (end of the frame chain)
+        sp[7] = reinterpret_cast<void *>(&moccuda_fiber_start);    // return address
+        f.sp = sp;
+    }
+    static void switch_to(Team &team, Fiber &f) { moccuda_fiber_switch(&team.scheduler_sp_, f.sp); }
+    static void back_to_scheduler(Team &team, Fiber &f) { moccuda_fiber_switch(&f.sp, team.scheduler_sp_); }
+#endif
+};
+
+/* The fallback lowering's call: run `body` (a callable taking (uint3 threadIdx, Block &)) for each
+ * thread of a block of shape `block`. */
+template <class Body>
+inline void run_block(const dim3 &block, Body &&body)
+{
+    Block::run(block, body);
+}
+
+}  // namespace fibers
+}  // namespace moccuda
+
+#endif /* MOCCUDA_FIBERS_H */
