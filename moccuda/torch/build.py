@@ -14,7 +14,7 @@ from pathlib import Path
 
 from torch.utils import cpp_extension
 
-from moccuda.torch.translate import (compile_flags, link_flags, split_cuda_flags, translate_source,
+from moccuda.torch.translate import (compile_flags, include_dirs, link_flags, split_cuda_flags, translate_source,
                                      translated_include_dirs, translation_options)
 
 #: Where translations go, inside an extension's build directory.
@@ -95,7 +95,8 @@ class BuildExtension(cpp_extension.BuildExtension):
         sources, extra_dirs = _translate_all(name, list(extension.sources), out_dir, list(extension.include_dirs),
                                              nvcc, verbose=bool(self.verbose))
         extension.sources = sources
-        # torch's BuildExtension adds -DTORCH_EXTENSION_NAME itself; the compat headers go before
-        # PyTorch's include directories.
-        extension.extra_compile_args = {"cxx": [*compile_flags(extra_dirs), *cxx]}
+        # CppExtension put PyTorch's include directories (as -I) in include_dirs: the compat headers
+        # go in front of them.  torch's BuildExtension adds -DTORCH_EXTENSION_NAME itself.
+        extension.include_dirs = [*include_dirs(extra_dirs), *extension.include_dirs]
+        extension.extra_compile_args = {"cxx": ["-fopenmp", *cxx]}
         extension.extra_link_args = [*(extension.extra_link_args or []), *link_flags()]

@@ -11,6 +11,9 @@ CPU for ``ATen/ATen.h`` and 30 s for ``torch/extension.h`` (see docs/PERFORMANCE
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import os
 import sysconfig
 from dataclasses import dataclass
@@ -23,6 +26,9 @@ from transpiler.translate import translate_file
 
 #: MocCUDA's ATen/c10/THC CUDA headers for PyTorch extensions (only on torch builds' paths).
 COMPAT_INCLUDE_DIR = moccuda_build.INCLUDE_DIR / "torch_compat"
+ROOT = Path(__file__).resolve().parent.parent.parent
+#: The packages whose files make up the translator (a change to any invalidates translations).
+TRANSLATOR_PACKAGES = ("transpiler", "cuda_front", "barrier", "openmp_emit", "moccuda/include", "moccuda/torch")
 #: The C++ standard PyTorch 2.13's cpp_extension compiles with.
 CXX_STANDARD = "c++20"
 
@@ -80,10 +86,51 @@ def translation_options(name: str, include_dirs: list[str], cuda: CudaFlags) -> 
                             system_include_dirs=(str(COMPAT_INCLUDE_DIR), *torch_include_dirs()), torch_host=True)
 
 
+def _sha256(path: str | os.PathLike) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _translator_digest() -> str:
+    """A hash of cuda2cpu itself: its Python sources and the headers it parses with."""
+    digest = hashlib.sha256()
+    for package in TRANSLATOR_PACKAGES:
+        for path in sorted(p for p in (ROOT / package).rglob("*") if p.is_file() and p.suffix in (".py", ".h", ".cuh", ".j2")):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _cached(manifest: Path, key: str) -> dict | None:
+    """The manifest of an earlier translation with this key whose every input is unchanged."""
+    try:
+        recorded = json.loads(manifest.read_text())
+        if recorded["key"] != key:
+            return None
+        for path, sha in recorded["inputs"].items():
+            if _sha256(path) != sha:
+                return None
+        return recorded
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def translate_source(source: str | os.PathLike, out_dir: Path, options: TranslateOptions, verbose: bool = False) -> Path:
-    """Translate ``source`` into ``out_dir/<name>.cpp`` (written only when the text changed, so
-    PyTorch's build does not recompile an unchanged translation); return its path."""
-    source = Path(source)
+    """Translate ``source`` into ``out_dir/<name>.cpp`` and return its path.
+
+    A translation is reused while cuda2cpu, the options and every file the front end read (the
+    source and all it includes, PyTorch's headers too, by content) are unchanged: parsing PyTorch's
+    headers is the slow part.  The text is written only when it changed, so PyTorch's build does
+    not recompile an unchanged translation."""
+    source = Path(source).resolve()
+    target = out_dir / (source.name + ".cpp")
+    manifest = out_dir / (source.name + ".manifest.json")
+    key = hashlib.sha256(f"{_translator_digest()}\n{options!r}\n{source}".encode()).hexdigest()
+    recorded = _cached(manifest, key) if target.exists() else None
+    if recorded is not None:
+        if verbose:
+            _report(recorded["host_rewrites"], [])
+            print(f"cuda2cpu: {target} is up to date")
+        return target
     try:
         result = translate_file(source, options)
     except CompileError as exc:
@@ -96,18 +143,25 @@ def translate_source(source: str | os.PathLike, out_dir: Path, options: Translat
     includes = list(dict.fromkeys([str(source.resolve().parent), *result.include_dirs]))
     text = prologue + result.source
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / (source.name + ".cpp")
     if not target.exists() or target.read_text() != text:
         target.write_text(text)
     (out_dir / (source.name + ".includes")).write_text("\n".join(includes) + "\n")
+    host_rewrites = result.explain.get("host_rewrites", [])
+    inputs = {str(source): _sha256(source)}
+    inputs.update((path, _sha256(path)) for path in result.included_files if os.path.isfile(path))
+    manifest.write_text(json.dumps({"key": key, "inputs": inputs, "host_rewrites": host_rewrites}))
     if verbose:
-        for w in result.warnings:
-            print(f"cuda2cpu: {w}")
-        for r in result.explain.get("host_rewrites", []):
-            print(f"cuda2cpu: {r['file']}:{r['line']}:{r['column']}: host check rewritten for CPU tensors: "
-                  f"{r['from']} -> {r['to']}")
+        _report(host_rewrites, result.warnings)
         print(f"cuda2cpu: translated {source} -> {target}")
     return target
+
+
+def _report(host_rewrites: list[dict], warnings: list) -> None:
+    for w in warnings:
+        print(f"cuda2cpu: {w}")
+    for r in host_rewrites:
+        print(f"cuda2cpu: {r['file']}:{r['line']}:{r['column']}: host check rewritten for CPU tensors: "
+              f"{r['from']} -> {r['to']}")
 
 
 def translated_include_dirs(target: Path) -> list[str]:
@@ -116,10 +170,16 @@ def translated_include_dirs(target: Path) -> list[str]:
     return [line for line in listing.read_text().splitlines() if line] if listing.exists() else []
 
 
+def include_dirs(extra: list[str]) -> list[str]:
+    """The include directories of every C++ source of a translated extension, to be searched
+    before PyTorch's: the compat headers, MocCUDA's headers, then ``extra``."""
+    return [str(COMPAT_INCLUDE_DIR), str(moccuda_build.include_dir()), *extra]
+
+
 def compile_flags(extra: list[str]) -> list[str]:
-    """Flags for every C++ source of a translated extension: OpenMP, the compat headers (before
-    PyTorch's, which cpp_extension adds after the user's), MocCUDA's headers."""
-    return ["-fopenmp", f"-I{COMPAT_INCLUDE_DIR}", f"-I{moccuda_build.include_dir()}", *[f"-I{d}" for d in extra]]
+    """OpenMP and :func:`include_dirs` as flags (``load`` passes PyTorch's directories after them,
+    as ``-isystem``)."""
+    return ["-fopenmp", *[f"-I{d}" for d in include_dirs(extra)]]
 
 
 def link_flags() -> list[str]:
