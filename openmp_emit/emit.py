@@ -62,50 +62,165 @@ def _identifiers(node: ir.Node) -> set[str]:
     return names
 
 
+#: Threads per SIMD chunk of the flat schedule: a multiple of every vector width.
+FLAT_CHUNK = 64
+
+
 @dataclass
 class KernelPrinter(FiberPrinting, StmtPrinter):
     """Adds the lowered loop nodes (and the fallback lowering's fiber nodes) to the statement printer."""
 
     exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
+    schedule: str = "blocks"
+    in_inner_region: bool = False  # nested schedule: inside a block's inner parallel region
 
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
         bx, by, bz = self.names.block
+        self.schedule = s.schedule
         loops = [
             f"for (unsigned {bz} = 0; {bz} < gridDim.z; ++{bz})",
             f"for (unsigned {by} = 0; {by} < gridDim.y; ++{by})",
             f"for (unsigned {bx} = 0; {bx} < gridDim.x; ++{bx}) {{",
         ]
+        if s.schedule == "flat":
+            self.flat_grid(s, loops)
+            return
+        teams = ""
+        if s.schedule == "nested":
+            # Outer team over blocks, inner teams over threads, together the OpenMP thread count.
+            self.emit(f"const moccuda::NestedTeams {self.names.teams}(launch.grid);")
+            teams = f" num_threads({self.names.teams}.outer)"
+        # Private copies: a store through a kernel's int pointer could otherwise alias a shared
+        # blockDim and force gcc to reload it in every iteration.
+        sizes = " firstprivate(gridDim, blockDim)"
         if s.dynamic_shared:
-            # One dynamic shared buffer per OpenMP thread, reused by every block it runs.
-            self.emit("#pragma omp parallel")
+            # One dynamic shared buffer per OpenMP thread, reused by every block and launch.
+            self.emit(f"#pragma omp parallel{teams}{sizes}")
             self.emit("{")
             self.indent += 1
-            self.emit(f"moccuda::SharedMemory {self.names.dynamic_shared}(launch.shared_bytes);")
+            self.emit(f"void *const {self.names.dynamic_shared} = moccuda::dynamic_shared_memory(launch.shared_bytes);")
             self.emit("#pragma omp for collapse(3) schedule(static)")
         else:
-            self.emit("#pragma omp parallel for collapse(3) schedule(static)")
+            self.emit(f"#pragma omp parallel for collapse(3) schedule(static){sizes}{teams}")
         for line in loops:
             self.emit(line)
         self.indent += 1
-        if _uses_builtin(s, "blockIdx"):
-            self.emit(f"const uint3 blockIdx = {{{bx}, {by}, {bz}}};")
+        self.block_index(s)
         for d in s.dynamic_shared:
             self.emit(f"{declare(_pointer_to_element(d.type), d.name)} = "
-                      f"reinterpret_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared}.data());")
-        for child in s.body.stmts:
-            self.stmt(child)
+                      f"static_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared});")
+        if s.schedule == "nested":
+            self.nested_block_body(s.body.stmts)
+        else:
+            for child in s.body.stmts:
+                self.stmt(child)
         self.indent -= 1
         self.emit("}")
         if s.dynamic_shared:
             self.indent -= 1
             self.emit("}")
 
-    def stmt_ThreadLoop(self, s: ir.ThreadLoop) -> None:
+    def flat_grid(self, s: ir.GridLoop, block_loops: list[str]) -> None:
+        """Blocks x y/z threads x chunks of x threads: one collapsed parallel loop."""
+        (loop,) = s.body.stmts
         tx, ty, tz = self.names.thread
-        flat = self.names.flat_thread
+        bx, by, bz = self.names.block
+        chunk, end_x = self.names.chunk, self.names.thread_end[0]
+        self.emit("#pragma omp parallel for collapse(6) schedule(static) firstprivate(gridDim, blockDim)")
+        for line in block_loops[:2] + [block_loops[2][:-2]]:
+            self.emit(line)
         self.emit(f"for (unsigned {tz} = 0; {tz} < blockDim.z; ++{tz})")
         self.emit(f"for (unsigned {ty} = 0; {ty} < blockDim.y; ++{ty})")
-        self.emit(f"for (unsigned {tx} = 0; {tx} < blockDim.x; ++{tx}) {{")
+        self.emit(f"for (unsigned {chunk} = 0; {chunk} < blockDim.x; {chunk} += {FLAT_CHUNK}) {{")
+        self.indent += 1
+        self.block_index(s)
+        limits = self.bound_values(loop)
+        for d, index in (("y", ty), ("z", tz)):
+            if d in limits:
+                self.emit(f"if ({index} >= {limits[d]}) continue;")
+        limit = limits.get("x", "blockDim.x")
+        self.emit(f"const unsigned {end_x} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
+        if loop.simd:
+            self.emit("#pragma omp simd")
+        self.emit(f"for (unsigned {tx} = {chunk}; {tx} < {end_x}; ++{tx}) {{")
+        self.thread_body(loop)
+        self.emit("}")
+        self.indent -= 1
+        self.emit("}")
+
+    def block_index(self, s: ir.GridLoop) -> None:
+        """``blockIdx`` for the block's code, and the launch's checked facts for the vectorizer."""
+        bx, by, bz = self.names.block
+        vectorized = any(isinstance(n, ir.ThreadLoop) and n.simd for n in s.walk())
+        if _uses_builtin(s, "blockIdx") or vectorized:
+            self.emit(f"const uint3 blockIdx = {{{bx}, {by}, {bz}}};")
+        if vectorized:
+            self.emit("MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);")
+
+    def nested_block_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        """Consecutive thread loops share one inner parallel region (paper Fig. 10)."""
+        i = 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and isinstance(stmts[j], ir.ThreadLoop):
+                j += 1
+            if j - i < 2:
+                self.stmt(stmts[i])
+                i += 1
+                continue
+            self.emit(f"#pragma omp parallel num_threads({self.names.teams}.inner)")
+            self.emit("{")
+            self.indent += 1
+            self.in_inner_region = True
+            for loop in stmts[i:j]:
+                self.stmt(loop)
+            self.in_inner_region = False
+            self.indent -= 1
+            self.emit("}")
+            i = j
+
+    @staticmethod
+    def bound_values(s: ir.ThreadLoop) -> dict[str, str]:
+        """Per dimension with folded guards: the number of threads that pass them."""
+        values: dict[str, str] = {}
+        for b in s.bounds:
+            count = values.get(b.dim, f"blockDim.{b.dim}")
+            helper = "moccuda::threads_through" if b.inclusive else "moccuda::threads_below"
+            values[b.dim] = f"{helper}({print_expr(b.first)}, {print_expr(b.limit)}, {count})"
+        return values
+
+    def stmt_ThreadLoop(self, s: ir.ThreadLoop) -> None:
+        tx, ty, tz = self.names.thread
+        ends = {d: f"blockDim.{d}" for d in "xyz"}
+        values = self.bound_values(s)
+        if values:
+            # The bounds are computed once, before any thread runs, as the guards were read.
+            self.emit("{")
+            self.indent += 1
+            for d, end_name in zip("xyz", self.names.thread_end):
+                if d in values:
+                    self.emit(f"const unsigned {end_name} = {values[d]};")
+                    ends[d] = end_name
+        if self.schedule == "nested":
+            if self.in_inner_region:
+                self.emit("#pragma omp for collapse(3) schedule(static)")
+            else:
+                self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner)")
+        self.emit(f"for (unsigned {tz} = 0; {tz} < {ends['z']}; ++{tz})")
+        self.emit(f"for (unsigned {ty} = 0; {ty} < {ends['y']}; ++{ty})")
+        if s.simd and self.schedule != "nested":
+            self.emit("#pragma omp simd")
+        self.emit(f"for (unsigned {tx} = 0; {tx} < {ends['x']}; ++{tx}) {{")
+        self.thread_body(s)
+        self.emit("}")
+        if values:
+            self.indent -= 1
+            self.emit("}")
+
+    def thread_body(self, s: ir.ThreadLoop) -> None:
+        """One thread's iteration (the caller opened the loop's brace and closes it)."""
+        tx, ty, tz = self.names.thread
+        flat = self.names.flat_thread
         self.indent += 1
         if _uses_builtin(s, "threadIdx"):
             self.emit(f"const uint3 threadIdx = {{{tx}, {ty}, {tz}}};")
@@ -118,7 +233,7 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
         saved = (self.in_thread_loop, self.breakable_depth, self.exit_flag)
         self.in_thread_loop, self.breakable_depth = True, 0
         self.exit_flag = s.exit_flag if s.marks_exit else ""
-        if _returns_from_nested_loop(s.body):
+        if ir.exits_from_nested_loop(s.body):
             # A return inside a user loop jumps past the body's scope to the next thread.
             self.exit_labels += 1
             names = self.names
@@ -134,14 +249,6 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
                 self.stmt(child)
         self.in_thread_loop, self.breakable_depth, self.exit_flag = saved
         self.indent -= 1
-        self.emit("}")
-
-
-def _returns_from_nested_loop(node: ir.Node, depth: int = 0) -> bool:
-    if isinstance(node, (ir.Return, ir.NextThread)):
-        return depth > 0
-    inner = depth + 1 if isinstance(node, (ir.For, ir.While, ir.DoWhile, ir.Switch)) else depth
-    return any(_returns_from_nested_loop(c, inner) for c in node.children())
 
 
 def _pointer_to_element(array_type: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from barrier.liveness import fresh_name
 from transpiler import ir
 
 # Higher binds tighter.
@@ -162,25 +163,24 @@ class LoopNames:
 
     block: tuple[str, str, str] = ("bx", "by", "bz")
     thread: tuple[str, str, str] = ("tx", "ty", "tz")
+    thread_end: tuple[str, str, str] = ("tx_end", "ty_end", "tz_end")
     flat_thread: str = "thread"
     exit_label: str = "next_thread"
     dynamic_shared: str = "dynamic_shared"
+    chunk: str = "tx_chunk"
+    teams: str = "teams"
 
     @staticmethod
     def avoiding(used: set[str]) -> "LoopNames":
-        def fresh(base: str) -> str:
-            name = base
-            while name in used:
-                name += "_"
-            used.add(name)
-            return name
-
         return LoopNames(
-            block=tuple(fresh(n) for n in ("bx", "by", "bz")),
-            thread=tuple(fresh(n) for n in ("tx", "ty", "tz")),
-            flat_thread=fresh("thread"),
-            exit_label=fresh("next_thread"),
-            dynamic_shared=fresh("dynamic_shared"),
+            block=tuple(fresh_name(n, used) for n in ("bx", "by", "bz")),
+            thread=tuple(fresh_name(n, used) for n in ("tx", "ty", "tz")),
+            thread_end=tuple(fresh_name(n, used) for n in ("tx_end", "ty_end", "tz_end")),
+            flat_thread=fresh_name("thread", used),
+            exit_label=fresh_name("next_thread", used),
+            dynamic_shared=fresh_name("dynamic_shared", used),
+            chunk=fresh_name("tx_chunk", used),
+            teams=fresh_name("teams", used),
         )
 
 

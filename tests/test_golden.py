@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from support import compile_cpp
+from transpiler.options import TranslateOptions
 from transpiler.translate import translate_file
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -24,6 +25,27 @@ def test_golden(cu: Path, request, tmp_path):
         expected_path.write_text(actual)
     assert expected_path.exists(), f"no golden for {cu.name}: run with --update-golden"
     assert actual == expected_path.read_text(), f"{cu.name} translates differently from its golden"
+
+
+#: Cases translated under a non-default schedule too (golden NAME.SCHEDULE.expected.cpp): the
+#: blocks form of a kernel auto makes flat, and the nested form with its fused inner region.
+SCHEDULE_CASES = [("vecadd", "blocks"), ("vecadd", "nested"), ("reverse_shared", "nested"),
+                  ("dynamic_shared_2d", "nested")]
+
+
+@pytest.mark.parametrize("name, schedule", SCHEDULE_CASES, ids=[f"{n}-{s}" for n, s in SCHEDULE_CASES])
+def test_golden_schedule(name: str, schedule: str, request, tmp_path):
+    cu = GOLDEN / f"{name}.cu"
+    expected_path = GOLDEN / f"{name}.{schedule}.expected.cpp"
+    actual = translate_file(cu, TranslateOptions(schedule=schedule)).source
+    if request.config.getoption("--update-golden"):
+        expected_path.write_text(actual)
+    assert expected_path.exists(), f"no golden for {cu.name} under {schedule}: run with --update-golden"
+    assert actual == expected_path.read_text(), f"{cu.name} translates differently from its golden"
+    cpp = tmp_path / f"{name}.cpp"
+    cpp.write_text(actual)
+    built = compile_cpp(cpp, tmp_path / name, ["-Werror"])
+    assert built.returncode == 0, built.stderr
 
 
 @pytest.mark.parametrize("cu", CASES, ids=[c.stem for c in CASES])

@@ -41,7 +41,8 @@ def _translate_options(inv, source: Path) -> TranslateOptions:
     return TranslateOptions(
         include_dirs=(*inv.include_dirs, *inv.system_include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
         pre_includes=tuple(inv.pre_includes), std=inv.std, pipeline=inv.pipeline,
-        disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering)
+        disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering, torch_host=inv.torch_host,
+        schedule=inv.schedule)
 
 
 def _execute(cmd: list[str], inv) -> None:

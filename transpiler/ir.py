@@ -325,6 +325,10 @@ class ThreadLoop(Stmt):
     exit_flag: str = ""
     marks_exit: bool = False
     skip_exited: bool = False
+    #: Guards folded into the loop bounds (``guard-folding``): only threads meeting all of them run.
+    bounds: tuple["ThreadBound", ...] = ()
+    #: The threads' iterations carry no dependence the vectorizer must respect (``thread-simd``).
+    simd: bool = False
 
 
 @dataclass(frozen=True)
@@ -338,6 +342,21 @@ class GridLoop(Stmt):
 
     body: Block
     dynamic_shared: tuple[VarDecl, ...] = ()
+    #: How OpenMP runs blocks and threads (``schedule`` pass): "blocks" (parallel blocks, serial
+    #: threads), "nested" (parallel threads inside parallel blocks) or "flat" (one collapsed loop).
+    schedule: str = "blocks"
+
+
+@dataclass(frozen=True)
+class ThreadBound(Node):
+    """Threads ``t`` along ``dim`` (x, y or z) run only while ``first + t < limit`` (``<=`` when
+    ``inclusive``), where ``first`` is the guarded index at ``t = 0``: a guard such as
+    ``if (i < n)`` folded into the thread loop's bound so that the loop stays vectorizable."""
+
+    dim: str
+    first: Expr
+    limit: Expr
+    inclusive: bool = False
 
 
 # --------------------------------------------------------------------------------- declarations
@@ -424,6 +443,15 @@ def transform(node: Node, fn) -> Node:
     return fn(map_children(node, lambda child: transform(child, fn)))
 
 
+def exits_from_nested_loop(node: Node, depth: int = 0) -> bool:
+    """A ``return`` (or ``NextThread``) inside a loop or switch of ``node``: in a thread loop it
+    leaves the user's loop too, so it prints as a jump to the end of the thread's iteration."""
+    if isinstance(node, (Return, NextThread)):
+        return depth > 0
+    inner = depth + 1 if isinstance(node, (For, While, DoWhile, Switch)) else depth
+    return any(exits_from_nested_loop(c, inner) for c in node.children())
+
+
 def callee_name(func: str) -> str:
     """The function a call names, without template arguments and qualifiers: ``ns::f<T>`` -> ``f``."""
     return func.split("<", 1)[0].rsplit("::", 1)[-1]
@@ -505,6 +533,20 @@ class Label(Stmt):
     name: str
 
 
+@dataclass(frozen=True)
+class FiberLoop(Stmt):
+    """The threads of one block as fibers (the fallback lowering, ``fiber-lowering``): each thread
+    runs ``body`` on its own small stack, and a :class:`FiberBarrier` suspends it until every
+    thread of the block that has not returned reaches a barrier."""
+
+    body: Block
+
+
+@dataclass(frozen=True)
+class FiberBarrier(Stmt):
+    """``__syncthreads()`` inside a :class:`FiberLoop`: yield to the block's scheduler."""
+
+
 # ------------------------------------------------------------------------- warp-level operations
 
 
@@ -563,17 +605,3 @@ def block_thread_count(loc: SourceLoc = UNKNOWN_LOC) -> Expr:
     """``blockDim.x * blockDim.y * blockDim.z``."""
     xy = Binary("*", Builtin("blockDim", "x", loc=loc), Builtin("blockDim", "y", loc=loc), loc=loc)
     return Binary("*", xy, Builtin("blockDim", "z", loc=loc), loc=loc)
-
-
-@dataclass(frozen=True)
-class FiberLoop(Stmt):
-    """The threads of one block as fibers (the fallback lowering, ``fiber-lowering``): each thread
-    runs ``body`` on its own small stack, and a :class:`FiberBarrier` suspends it until every
-    thread of the block that has not returned reaches a barrier."""
-
-    body: Block
-
-
-@dataclass(frozen=True)
-class FiberBarrier(Stmt):
-    """``__syncthreads()`` inside a :class:`FiberLoop`: yield to the block's scheduler."""

@@ -163,8 +163,18 @@ OPTIONS: tuple[Opt, ...] = (
             "--explain=json: one JSON object on stdout"),
     _o("--pipeline", action="store", dest="pipeline", metavar="P1,P2", section="own",
        help="run these passes instead of the default pipeline"),
+    _o("--torch-host-checks", action="const", dest="torch_host", section="own",
+       help="PyTorch extensions: rewrite host checks for CUDA tensors (x.is_cuda(), torch::kCUDA) to accept "
+            "the CPU tensors that stand in for them; each rewrite is listed by --explain"),
     _o("--lowering", action="store", dest="lowering", metavar="MODE", choices=("auto", "split", "fallback"),
-       section="own", help="barrier lowering: auto (default), split or fallback"),
+       section="own", help="barrier lowering: split (loops split at barriers), fallback (each thread a "
+            "fiber that waits at barriers) or auto (default: split, and fallback with a warning for "
+            "each kernel split cannot express)"),
+    _o("--schedule", action="store", dest="schedule", metavar="MODE", choices=("auto", "blocks", "flat", "nested"),
+       section="own",
+       help="how OpenMP runs blocks and threads: auto (default: flat where a kernel has no shared memory and "
+            "no barrier, else blocks), blocks (parallel blocks, SIMD threads), flat (one collapsed loop over "
+            "blocks and threads), nested (parallel threads inside parallel blocks)"),
 )
 
 #: nvcc options that steer only GPU code generation or GPU tools: accepted, ignored.
@@ -322,7 +332,9 @@ class Invocation:
     explain: str | None = None
     pipeline: str | None = None
     disabled_passes: list[str] = field(default_factory=list)
+    torch_host: bool = False
     lowering: str = "auto"
+    schedule: str = "auto"
     show_help: bool = False
     show_version: bool = False
     ignored: list[str] = field(default_factory=list)  # the GPU-only options given, for -v

@@ -14,6 +14,8 @@ class TranslateOptions:
     ``pipeline`` is a comma-separated list of pass names (see ``transpiler.passes``); None means
     the default pipeline.  ``disabled_passes`` removes passes from it (``--no-PASS``).
     ``lowering`` forces the barrier lowering: "auto", "split" or "fallback".
+    ``schedule`` picks how OpenMP runs blocks and threads (``openmp_emit.schedule``): "auto"
+    (chosen per kernel), "blocks", "flat" or "nested".
     ``system_include_dirs`` are searched as ``-isystem`` (after ``-I``): their headers (PyTorch's,
     for instance) are not the user's code, so the translator never looks inside them.
     ``torch_host`` rewrites host-side CUDA device checks on PyTorch tensors (``x.is_cuda()``) to
@@ -28,5 +30,6 @@ class TranslateOptions:
     pipeline: str | None = None
     disabled_passes: tuple[str, ...] = ()
     lowering: str = "auto"
+    schedule: str = "auto"
     system_include_dirs: tuple[str, ...] = ()
     torch_host: bool = False

@@ -26,10 +26,12 @@ class KernelReport:
     hoisted: list[dict] = field(default_factory=list)
     kept_values: list[dict] = field(default_factory=list)
     lowering: str = "split"
+    schedule: str = ""
 
     def as_json(self) -> dict:
         return {"name": self.name, "line": self.line, "barriers": self._merged_barriers(),
-                "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering}
+                "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering,
+                "schedule": self.schedule}
 
     def _merged_barriers(self) -> list[dict]:
         """One entry per barrier: when several passes speak of the same barrier (the analysis
@@ -57,6 +59,8 @@ class PassContext:
     warnings: list[Diagnostic] = field(default_factory=list)
     reports: dict[str, KernelReport] = field(default_factory=dict)
     lowering: str = "auto"
+    #: The OpenMP schedule asked for (``openmp_emit.schedule``): auto, blocks, flat or nested.
+    schedule: str = "auto"
     #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
     #: barrier passes read what a called function accesses); overloaded names are left out.
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
@@ -141,6 +145,9 @@ PIPELINE_ORDER = (
     "parallel-licm",
     "barrier-interchange",
     "barrier-split",
+    "guard-folding",
+    "thread-simd",
+    "schedule",
 )
 
 

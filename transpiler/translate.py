@@ -288,7 +288,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     program = ir.Program(kernels, tuple(device_fns))
     program = ir.pass_builtins_to_calls(program, needs)
 
-    ctx = PassContext(dict(converter.symbols), lowering=options.lowering, device_bodies=bodies,
+    ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
                       device_builtins=needs, synchronizing=frozenset(inlined), launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 

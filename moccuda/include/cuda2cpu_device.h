@@ -11,8 +11,13 @@
 #define MOCCUDA_CUDA2CPU_DEVICE_H
 #ifdef __cplusplus
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#ifndef __CUDA2CPU_PARSE__
+#include <omp.h>
+#include <type_traits>
+#endif
 
 #include "cuda_runtime_api.h"
 #include "cuda2cpu_math.h"
@@ -99,18 +104,112 @@ inline bool launch_begin(const LaunchConfig &launch, const void *kernel = nullpt
 /* Called last by every translated kernel.  Streams are synchronous, so the launch is complete. */
 inline void launch_end(const LaunchConfig &) {}
 
-/* Dynamic shared memory (extern __shared__) for the blocks one OpenMP thread runs: at least
- * `bytes` bytes, 64-byte aligned (enough for any CUDA type), never a null pointer. */
-class SharedMemory {
+/* Dynamic shared memory (extern __shared__) for the blocks the calling OpenMP thread runs: at
+ * least `bytes` bytes, 64-byte aligned (enough for any CUDA type), never a null pointer.  The
+ * buffer belongs to the thread and is reused by later launches (it only grows), so a launch
+ * allocates nothing once the program is warm. */
+inline void *dynamic_shared_memory(size_t bytes)
+{
+    struct Buffer {
+        void *data = nullptr;
+        size_t size = 0;
+        ~Buffer() { free(data); }
+    };
+    static thread_local Buffer buffer;
+    size_t wanted = (bytes + 63) / 64 * 64 + 64;
+    if (buffer.size < wanted) {
+        void *grown = aligned_alloc(64, wanted);
+        if (!grown) {
+            fprintf(stderr, "MocCUDA: out of memory for %zu bytes of dynamic shared memory\n", bytes);
+            abort();
+        }
+        free(buffer.data);
+        buffer.data = grown;
+        buffer.size = wanted;
+    }
+    return buffer.data;
+}
+
+inline unsigned min_unsigned(unsigned a, unsigned b) { return a < b ? a : b; }
+
+/* Facts launch_begin has checked, stated for the optimizer at the start of each block: block
+ * sizes within CUDA's limits, and blockIdx * blockDim + threadIdx within int range along each
+ * dimension.  Without them gcc cannot tell that `int i = blockIdx.x * blockDim.x + threadIdx.x`
+ * grows by one per thread (the unsigned arithmetic might wrap) and does not vectorize.  A macro,
+ * not a function: gcc 12 keeps the facts only when they are stated in the kernel itself. */
+#define MOCCUDA_ASSUME_CHECKED_LAUNCH(block_index, block)                                           \
+    do {                                                                                           \
+        if ((block).x > 1024u || (block).y > 1024u || (block).z > 64u                              \
+            || (block_index).x * (block).x > MOCCUDA_THREAD_INDEX_LIMIT                           \
+            || (block_index).y * (block).y > MOCCUDA_THREAD_INDEX_LIMIT                           \
+            || (block_index).z * (block).z > MOCCUDA_THREAD_INDEX_LIMIT)                          \
+            __builtin_unreachable();                                                               \
+    } while (0)
+
+/* The number of threads t in [0, count) for which `first + t < limit` holds, where `first` is a
+ * guarded index at t = 0 (a guard like `if (i < n)` folded into a thread loop's bound).  The
+ * comparison converts as C++ compares `First` with `Limit`; the index is assumed not to wrap
+ * around within one block. */
+template <class First, class Limit>
+inline unsigned threads_below(First first, Limit limit, unsigned count)
+{
+    using Common = typename std::common_type<First, Limit>::type;
+    if constexpr (std::is_integral<Common>::value) {
+        Common f = static_cast<Common>(first), l = static_cast<Common>(limit);
+        if (!(f < l))
+            return 0;
+        using Wide = typename std::make_unsigned<Common>::type;
+        Wide room = static_cast<Wide>(static_cast<Wide>(l) - static_cast<Wide>(f));
+        return room < count ? static_cast<unsigned>(room) : count;
+    } else {
+        unsigned t = 0;
+        while (t < count && First(first + t) < limit)
+            ++t;
+        return t;
+    }
+}
+
+/* As threads_below, for `first + t <= limit`. */
+template <class First, class Limit>
+inline unsigned threads_through(First first, Limit limit, unsigned count)
+{
+    using Common = typename std::common_type<First, Limit>::type;
+    if constexpr (std::is_integral<Common>::value) {
+        Common f = static_cast<Common>(first), l = static_cast<Common>(limit);
+        if (!(f <= l))
+            return 0;
+        using Wide = typename std::make_unsigned<Common>::type;
+        Wide room = static_cast<Wide>(static_cast<Wide>(l) - static_cast<Wide>(f));
+        return room < count ? static_cast<unsigned>(room) + 1 : count;
+    } else {
+        unsigned t = 0;
+        while (t < count && First(first + t) <= limit)
+            ++t;
+        return t;
+    }
+}
+
+/* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner
+ * team over the block's threads, together about the OpenMP thread count (OMP_NUM_THREADS).
+ * Nested parallelism is enabled while the object lives and restored after. */
+class NestedTeams {
 public:
-    explicit SharedMemory(size_t bytes) : data_(aligned_alloc(64, (bytes + 63) / 64 * 64 + 64)) {}
-    ~SharedMemory() { free(data_); }
-    SharedMemory(const SharedMemory &) = delete;
-    SharedMemory &operator=(const SharedMemory &) = delete;
-    void *data() const { return data_; }
+    explicit NestedTeams(dim3 grid) : saved_levels_(omp_get_max_active_levels())
+    {
+        unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+        int threads = omp_get_max_threads();
+        outer = blocks < (unsigned long long)threads ? (int)(blocks ? blocks : 1) : threads;
+        inner = threads / outer > 1 ? threads / outer : 1;
+        if (saved_levels_ < 2)
+            omp_set_max_active_levels(2);
+    }
+    ~NestedTeams() { omp_set_max_active_levels(saved_levels_); }
+    NestedTeams(const NestedTeams &) = delete;
+    NestedTeams &operator=(const NestedTeams &) = delete;
+    int outer, inner;
 
 private:
-    void *data_;
+    int saved_levels_;
 };
 
 }  // namespace moccuda

@@ -21,6 +21,9 @@
 /* The runtime version MocCUDA's types and layouts follow: 13.0. */
 #define CUDART_VERSION 13000
 #define MOCCUDA_VERSION 1
+/* The most threads a grid may have along one dimension (gridDim * blockDim): 2^31 - 1 - 1024,
+ * so that blockIdx * blockDim + threadIdx always fits an int (see moccuda::assume_checked_launch). */
+#define MOCCUDA_THREAD_INDEX_LIMIT 2147482623u
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,6 +5,7 @@
 // shared memory from them and these are what such a program was most likely tuned for.  Its
 // name says it is MocCUDA.  Settings a GPU would act on (cache preferences, limits, flags) are
 // validated and remembered, and change nothing.
+#include <cstdio>
 #include "internal.h"
 
 #include <cstring>
@@ -681,6 +682,16 @@ cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes, cud
         return fail(cudaErrorInvalidConfiguration);
     if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
         return fail(cudaErrorInvalidConfiguration);
+    // Translated kernels tell the C++ compiler that blockIdx * blockDim + threadIdx fits an int
+    // along each dimension (MOCCUDA_ASSUME_CHECKED_LAUNCH: it is what lets gcc vectorize them),
+    // so a grid where it would not is refused here rather than miscomputed.
+    const unsigned long long index_limit = MOCCUDA_THREAD_INDEX_LIMIT;
+    if ((unsigned long long)grid.x * block.x > index_limit || (unsigned long long)grid.y * block.y > index_limit
+        || (unsigned long long)grid.z * block.z > index_limit) {
+        fprintf(stderr, "MocCUDA: a grid of more than %llu threads along one dimension is not supported "
+                        "(translated kernels index threads with int arithmetic)\n", index_limit);
+        return fail(cudaErrorInvalidConfiguration);
+    }
     if (shared_bytes > shared_memory_per_block) {
         // More than the default needs a limit raised with cudaFuncSetAttribute: for this kernel,
         // or, when the kernel is not known, for any kernel.

@@ -13,18 +13,20 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;
-#pragma omp parallel
+#pragma omp parallel firstprivate(gridDim, blockDim)
     {
-        moccuda::SharedMemory dynamic_shared(launch.shared_bytes);
+        void *const dynamic_shared = moccuda::dynamic_shared_memory(launch.shared_bytes);
 #pragma omp for collapse(3) schedule(static)
         for (unsigned bz = 0; bz < gridDim.z; ++bz)
         for (unsigned by = 0; by < gridDim.y; ++by)
         for (unsigned bx = 0; bx < gridDim.x; ++bx) {
             const uint3 blockIdx = {bx, by, bz};
-            float *tile = reinterpret_cast<float *>(dynamic_shared.data());
+            MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
+            float *tile = static_cast<float *>(dynamic_shared);
             float v_per_thread[1024];
             for (unsigned tz = 0; tz < blockDim.z; ++tz)
             for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
+#pragma omp simd
             for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
                 const uint3 threadIdx = {tx_, ty_, tz};
                 const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
@@ -36,6 +38,7 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
             }
             for (unsigned tz = 0; tz < blockDim.z; ++tz)
             for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
+#pragma omp simd
             for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
                 const uint3 threadIdx = {tx_, ty_, tz};
                 const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;

@@ -14,15 +14,17 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;
-#pragma omp parallel for collapse(3) schedule(static)
+#pragma omp parallel for collapse(3) schedule(static) firstprivate(gridDim, blockDim)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)
     for (unsigned bx = 0; bx < gridDim.x; ++bx) {
         const uint3 blockIdx = {bx, by, bz};
+        MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
         bool exited[1024] = {};
         int tile[128];
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
         for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
         for (unsigned tx = 0; tx < blockDim.x; ++tx) {
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
@@ -35,6 +37,7 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
         }
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
         for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
         for (unsigned tx = 0; tx < blockDim.x; ++tx) {
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;

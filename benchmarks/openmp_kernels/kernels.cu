@@ -1,0 +1,135 @@
+// Issue 5's benchmark kernels, written as CUDA programmers write them, timed against hand-written
+// CPU baselines (baselines.cpp) in the same process.  Prints one JSON object per measurement.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define TILE 16
+
+// Tiled matrix multiply through shared memory (n a multiple of TILE).
+__global__ void matmul_tiled(const float *A, const float *B, float *C, int n)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < n; k0 += TILE) {
+        As[ty][tx] = A[row * n + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * n + col] = acc;
+}
+
+// 256-thread tree reduction in shared memory: each block sums 512 consecutive elements.
+__global__ void reduce256(const float *in, float *partial, int n)
+{
+    __shared__ float s[256];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * 512 + tid;
+    float v = 0.0f;
+    if (i < n) v = in[i];
+    if (i + 256 < n) v += in[i + 256];
+    s[tid] = v;
+    __syncthreads();
+    for (unsigned stride = 128; stride > 0; stride >>= 1) {
+        if (tid < stride) s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) partial[blockIdx.x] = s[0];
+}
+
+__global__ void vecadd(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+// Baselines (baselines.cpp): plain C++ with OpenMP.
+void matmul_mcuda_style(const float *A, const float *B, float *C, int n);
+void matmul_openmp_blocked(const float *A, const float *B, float *C, int n);
+float reduce_openmp(const float *in, int n);
+void triad_openmp(float *a, const float *b, const float *c, float scalar, int n);
+
+template <class F>
+static double best_seconds(int repeat, F &&run)
+{
+    std::vector<double> times;
+    for (int r = 0; r < repeat; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        run();
+        cudaDeviceSynchronize();
+        times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];  // median
+}
+
+static void report(const char *bench, const char *variant, double seconds, double check)
+{
+    printf("{\"bench\": \"%s\", \"variant\": \"%s\", \"seconds\": %.6g, \"check\": %.9g}\n", bench, variant, seconds, check);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    const int n_mat = argc > 1 ? atoi(argv[1]) : 512;
+    const int n_vec = argc > 2 ? atoi(argv[2]) : (1 << 24);
+    const int repeat = argc > 3 ? atoi(argv[3]) : 7;
+    const char *only = argc > 4 ? argv[4] : "all";  // "all", "translated" (kernels only)
+    const bool baselines = std::string(only) == "all";
+
+    // Matrix multiply.
+    std::vector<float> A((size_t)n_mat * n_mat), B(A.size()), C(A.size()), R(A.size());
+    for (size_t i = 0; i < A.size(); ++i) {
+        A[i] = (float)((i * 7) % 13) - 6.0f;
+        B[i] = (float)((i * 5) % 11) - 5.0f;
+    }
+    dim3 block(TILE, TILE), grid(n_mat / TILE, n_mat / TILE);
+    double t = best_seconds(repeat, [&] { matmul_tiled<<<grid, block>>>(A.data(), B.data(), C.data(), n_mat); });
+    report("matmul", "translated", t, C[(size_t)n_mat * n_mat / 2 + 3]);
+    if (baselines) {
+        t = best_seconds(repeat, [&] { matmul_mcuda_style(A.data(), B.data(), R.data(), n_mat); });
+        report("matmul", "mcuda_style", t, R[(size_t)n_mat * n_mat / 2 + 3]);
+        t = best_seconds(repeat, [&] { matmul_openmp_blocked(A.data(), B.data(), R.data(), n_mat); });
+        report("matmul", "openmp", t, R[(size_t)n_mat * n_mat / 2 + 3]);
+    }
+
+    // Reduction.
+    std::vector<float> in(n_vec);
+    for (int i = 0; i < n_vec; ++i) in[i] = (float)(i % 17) * 0.25f;
+    const int blocks = (n_vec + 511) / 512;
+    std::vector<float> partial(blocks);
+    double sum = 0.0;
+    t = best_seconds(repeat, [&] {
+        reduce256<<<blocks, 256>>>(in.data(), partial.data(), n_vec);
+        cudaDeviceSynchronize();
+        double s = 0.0;
+        for (int b = 0; b < blocks; ++b) s += partial[b];
+        sum = s;
+    });
+    report("reduction", "translated", t, sum);
+    if (baselines) {
+        t = best_seconds(repeat, [&] { sum = reduce_openmp(in.data(), n_vec); });
+        report("reduction", "openmp", t, sum);
+    }
+
+    // Vector add against a STREAM-style triad over arrays of the same size.
+    std::vector<float> a(n_vec, 1.0f), b(n_vec, 2.0f), c(n_vec, 0.0f);
+    t = best_seconds(repeat, [&] { vecadd<<<(n_vec + 255) / 256, 256>>>(a.data(), b.data(), c.data(), n_vec); });
+    report("vecadd", "translated", t, c[n_vec / 3]);
+    if (baselines) {
+        t = best_seconds(repeat, [&] { triad_openmp(c.data(), a.data(), b.data(), 3.0f, n_vec); });
+        report("vecadd", "triad", t, c[n_vec / 3]);
+    }
+    return 0;
+}

@@ -1,0 +1,262 @@
+"""Pass ``guard-folding``: fold a thread loop's range guard into the loop's bounds.
+
+Requires: ``barrier-split`` (thread loops hold no barrier).  gcc 12 does not vectorize a loop
+whose body is guarded by ``if (i < n)``; with the guard folded into the bound it does.  A thread
+loop qualifies when its body is
+
+* declarations without side effects (the *prefix*; no calls, assignments or kept values), then
+* either one ``if (cond) {...}`` with no ``else`` and nothing after it, or an early exit
+  ``if (cond) return;`` followed by the rest of the body,
+
+and ``cond`` (negated for an early exit) is a conjunction some of whose terms compare an index
+``first + threadIdx.d`` (through the prefix's declarations) with a limit that no thread changes:
+``i < n``, ``tid <= s``, ``n > col``.  Those terms become :class:`~transpiler.ir.ThreadBound`\\ s
+of the loop; the others stay in the ``if``.  The index must not wrap around within one block (a
+grid whose flat index overflows its type is already broken on a GPU).
+
+Before::
+
+    ThreadLoop {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) c[i] = a[i] + b[i];
+    }
+
+After::
+
+    ThreadLoop [bounds: x: (int)(blockIdx.x * blockDim.x) + tx < n] {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        c[i] = a[i] + b[i];
+    }
+
+which prints as ``for (unsigned tx = 0; tx < tx_end; ++tx)`` with ``tx_end`` computed once by
+``moccuda::threads_below``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from barrier.liveness import assigned_symbols
+from transpiler import ir
+from transpiler.passes import PassContext, map_kernels, register
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_VALUE_OPS = frozenset("+ - * / % << >> & | ^ < <= > >= == != && ||".split())
+_ZERO = ir.Literal("0u")
+_SIGNED_32 = frozenset({"int", "signed", "signed int", "int32_t", "std::int32_t"})
+_UNSIGNED = frozenset({"unsigned", "unsigned int", "unsigned long", "unsigned long long", "size_t",
+                       "std::size_t", "uint32_t", "uint64_t", "std::uint32_t", "std::uint64_t"})
+
+
+@register
+@dataclass(frozen=True)
+class GuardFolding:
+    name: str = "guard-folding"
+    required: bool = False
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: ir.transform(k, lambda n: _fold_loop(n, ctx.symbols)))
+
+
+def _fold_loop(node: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
+    if not isinstance(node, ir.ThreadLoop) or node.marks_exit or node.bounds:
+        return node
+    stmts = node.body.stmts
+    kept = {kv.sym for kv in node.kept}
+    prefix: dict[int, ir.VarDecl] = {}
+    n = 0
+    while n < len(stmts) and _pure_decl(stmts[n], kept):
+        prefix[stmts[n].sym] = stmts[n]
+        n += 1
+    if n == len(stmts) or not isinstance(stmts[n], ir.If) or stmts[n].otherwise is not None:
+        return node
+    guard = stmts[n]
+    early_exit = _is_exit(guard.then)
+    if not early_exit and n != len(stmts) - 1:
+        return node
+    # Kept values are per thread even where this loop does not assign them.
+    varying = assigned_symbols(node.body) | _declared(node.body) | kept
+    folder = _Folder(prefix, varying - set(prefix), symbols)
+    terms = _negated_terms(guard.cond) if early_exit else _conjuncts(guard.cond)
+    if terms is None:
+        return node
+    bounds, rest = [], []
+    for term in terms:
+        bound = folder.bound(term)
+        if bound is None:
+            rest.append(term)
+        else:
+            bounds.append(replace(bound, loc=term.loc))
+    if not bounds or (early_exit and rest):
+        return node
+    if early_exit:
+        body = stmts[:n] + stmts[n + 1:]
+    elif rest:
+        cond = rest[0]
+        for term in rest[1:]:
+            cond = ir.Binary("&&", cond, term, loc=term.loc)
+        body = stmts[:n] + (replace(guard, cond=cond),)
+    else:
+        body = stmts[:n] + _spliced(guard.then, stmts[:n])
+    return replace(node, body=replace(node.body, stmts=body), bounds=tuple(bounds))
+
+
+def _pure_decl(s: ir.Stmt, kept: set[int]) -> bool:
+    if not isinstance(s, ir.VarDecl) or s.storage != "auto" or s.sym in kept:
+        return False
+    if s.init is None or "&" in s.type:
+        return False
+    return all(not isinstance(n, (ir.Call, ir.IndirectCall, ir.Assign, ir.Construct))
+               and not (isinstance(n, ir.Unary) and n.op in ("++", "--"))
+               for n in s.init.walk())
+
+
+def _is_exit(s: ir.Stmt) -> bool:
+    if isinstance(s, ir.Block) and len(s.stmts) == 1:
+        s = s.stmts[0]
+    return isinstance(s, (ir.Return, ir.NextThread))
+
+
+def _declared(node: ir.Node) -> set[int]:
+    return {n.sym for n in node.walk() if isinstance(n, ir.VarDecl)}
+
+
+def _conjuncts(cond: ir.Expr) -> list[ir.Expr]:
+    if isinstance(cond, ir.Binary) and cond.op == "&&":
+        return _conjuncts(cond.lhs) + _conjuncts(cond.rhs)
+    return [cond]
+
+
+def _negated_terms(cond: ir.Expr) -> list[ir.Expr] | None:
+    """``!(a || b)`` as the conjunction ``!a && !b`` of comparisons, or None."""
+    if isinstance(cond, ir.Binary) and cond.op == "||":
+        lhs, rhs = _negated_terms(cond.lhs), _negated_terms(cond.rhs)
+        return None if lhs is None or rhs is None else lhs + rhs
+    if isinstance(cond, ir.Binary) and cond.op in _NEGATED:
+        return [replace(cond, op=_NEGATED[cond.op])]
+    return None
+
+
+def _spliced(then: ir.Stmt, prefix: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+    """The guarded statements, unwrapped from their block unless that would clash with a name."""
+    if not isinstance(then, ir.Block):
+        return (then,)
+    outer = {s.name for s in prefix if isinstance(s, ir.VarDecl)}
+    inner = {s.name for s in then.stmts if isinstance(s, ir.VarDecl)}
+    return (then,) if outer & inner else then.stmts
+
+
+@dataclass
+class _Folder:
+    """Recognizes ``index < limit`` terms; ``prefix`` are the declarations an index may go
+    through, ``varying`` the variables threads change (a limit may not read them)."""
+
+    prefix: dict[int, ir.VarDecl]
+    varying: set[int]
+    symbols: dict[int, ir.Symbol]
+
+    def bound(self, term: ir.Expr) -> ir.ThreadBound | None:
+        if not isinstance(term, ir.Binary) or term.op not in _FLIPPED:
+            return None
+        op, index, limit = term.op, term.lhs, term.rhs
+        if op in (">", ">="):
+            op, index, limit = _FLIPPED[op], term.rhs, term.lhs
+        if not self.invariant(limit):
+            return None
+        found = self.first(index)
+        if found is None or not found[2]:
+            return None
+        dim, first, _ = found
+        return ir.ThreadBound(dim, first, limit, inclusive=(op == "<="))
+
+    def first(self, e: ir.Expr) -> tuple[str, ir.Expr, bool] | None:
+        """``(d, e at threadIdx.d = 0, exact)`` when ``e`` is ``threadIdx.d`` plus a
+        thread-invariant value (through casts that keep the order); else None.  ``exact``: ``e``
+        provably equals ``first + threadIdx.d`` for every thread of a block, without wrapping
+        around (unsigned arithmetic with a negative offset would, so it must not fold)."""
+        if isinstance(e, ir.Builtin) and e.var == "threadIdx" and e.dim:
+            return e.dim, _ZERO, True
+        if isinstance(e, ir.Name) and e.sym in self.prefix:
+            decl = self.prefix[e.sym]
+            found = self.first(decl.init)
+            if found is None:
+                return None
+            base_type = decl.type.replace("const ", "").strip()
+            if base_type == "auto":
+                return found
+            return self._converted(base_type, found, lambda first: ir.Cast(base_type, first, loc=decl.loc))
+        if isinstance(e, ir.Cast):
+            found = self.first(e.operand)
+            return None if found is None else self._converted(e.type, found, lambda first: replace(e, operand=first))
+        if isinstance(e, ir.Binary) and e.op in ("+", "-"):
+            found = self.first(e.lhs)
+            if found is not None and self.invariant(e.rhs):
+                exact = found[2] and e.op == "+" and self.nonnegative(e.rhs)
+                return found[0], _plus(e, found[1], e.rhs), exact
+            if e.op == "+" and self.invariant(e.lhs):
+                found = self.first(e.rhs)
+                if found is not None:
+                    return found[0], _plus(e, e.lhs, found[1]), found[2] and self.nonnegative(e.lhs)
+        return None
+
+    @staticmethod
+    def _converted(type_: str, found: tuple[str, ir.Expr, bool], wrap) -> tuple[str, ir.Expr, bool] | None:
+        """``found`` seen through a conversion to ``type_``.  A conversion to a 32-bit signed type
+        undoes a wrap of the unsigned arithmetic inside (``int i = threadIdx.x - 1``)."""
+        spelled = " ".join(type_.split())
+        if "bool" in spelled or "*" in spelled or "&" in spelled:
+            return None
+        dim, first, exact = found
+        return dim, wrap(first), exact or spelled in _SIGNED_32
+
+    def nonnegative(self, e: ir.Expr) -> bool:
+        """Provably >= 0 (so adding it to a thread index cannot wrap a block's indices)."""
+        if isinstance(e, ir.Literal):
+            return e.text[:1].isdigit()
+        if isinstance(e, ir.Builtin):
+            return True
+        if isinstance(e, ir.Name):
+            symbol = self.symbols.get(e.sym)
+            return symbol is not None and symbol.type.replace("const ", "").strip() in _UNSIGNED
+        if isinstance(e, ir.Binary) and e.op in ("+", "*", "/", "%", ">>", "&", "|"):
+            return self.nonnegative(e.lhs) and self.nonnegative(e.rhs)
+        return False
+
+    def invariant(self, e: ir.Expr) -> bool:
+        """``e`` has the same value for every thread of the block when the loop starts."""
+        for n in e.walk():
+            if isinstance(n, ir.Name):
+                if n.sym in self.varying or n.sym in self.prefix or not n.sym:
+                    return False
+            elif isinstance(n, ir.Builtin):
+                if n.var == "threadIdx":
+                    return False
+            elif isinstance(n, ir.Binary):
+                if n.op not in _VALUE_OPS:
+                    return False
+            elif isinstance(n, ir.Unary):
+                if n.op not in ("+", "-", "~", "!"):
+                    return False
+            elif not isinstance(n, (ir.Literal, ir.Cast, ir.Conditional, ir.SizeOf, ir.Member,
+                                    ir.Index, ir.BuiltinVector)):
+                return False
+        return True
+
+
+def _plus(e: ir.Binary, lhs: ir.Expr, rhs: ir.Expr) -> ir.Expr:
+    """``lhs op rhs`` simplified where ``0u`` adds nothing: both sides then are unsigned."""
+    if rhs is _ZERO and e.op in ("+", "-") and _unsigned(lhs):
+        return lhs
+    if lhs is _ZERO and e.op == "+" and _unsigned(rhs):
+        return rhs
+    return replace(e, lhs=lhs, rhs=rhs)
+
+
+def _unsigned(e: ir.Expr) -> bool:
+    """Provably of type ``unsigned int`` (a product or sum of builtin vector components)."""
+    if isinstance(e, ir.Builtin):
+        return e.var != "warpSize"
+    if isinstance(e, ir.Binary) and e.op in ("+", "*"):
+        return _unsigned(e.lhs) and _unsigned(e.rhs)
+    return False

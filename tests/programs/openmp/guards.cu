@@ -1,0 +1,134 @@
+// Range guards of many shapes, each checked against a host computation.  The grid never divides
+// the problem evenly, so every guard has threads on both sides of it.  Foldable guards become
+// thread-loop bounds (guard-folding); the others must keep working as written.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void lt(int *out, int n)                 // i < n
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2 * i + 1;
+}
+
+__global__ void le_flipped(int *out, int n)         // n - 1 >= i
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n - 1 >= i) out[i] += 3;
+}
+
+__global__ void early_exit(int *out, int n)         // if (i >= n) return;
+{
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i >= n) return;
+    out[i] *= 2;
+}
+
+__global__ void unsigned_minus(int *out, unsigned n) // tid - 1 < n wraps at tid == 0: not a prefix
+{
+    unsigned tid = threadIdx.x;
+    if (tid - 1 < n) out[blockIdx.x * blockDim.x + tid] = 7;
+}
+
+__global__ void signed_minus(int *out, int n)       // int j = threadIdx.x - 1: no wrap, folds
+{
+    int j = threadIdx.x - 1;
+    if (j < n) out[blockIdx.x * blockDim.x + threadIdx.x] = 9;
+}
+
+__global__ void two_d(int *out, int rows, int cols) // row from y, col from x, plus a non-foldable term
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < rows && col < cols && (row + col) % 3 != 0) out[row * cols + col] = row - col;
+}
+
+__global__ void negative_limit(int *out, int n)     // n may be negative: no thread runs
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = -i;
+}
+
+__global__ void unsigned_vs_negative(int *out, int n) // threadIdx.x < n compares unsigned: n = -1 is huge
+{
+    if (threadIdx.x < n) out[blockIdx.x * blockDim.x + threadIdx.x] = 5;
+}
+
+__global__ void limit_from_memory(int *out, const int *limit) // limit read from memory, once per block
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < limit[blockIdx.x]) out[i] = 11;
+}
+
+int main()
+{
+    const int n = 1000, block = 96, grid = (n + block - 1) / block, total = grid * block;
+    int *d;
+    cudaMallocManaged(&d, total * sizeof(int));
+    int *expect = new int[total];
+    int failures = 0;
+    auto check = [&](const char *what) {
+        cudaDeviceSynchronize();
+        for (int i = 0; i < total; ++i)
+            if (d[i] != expect[i]) {
+                printf("%s: out[%d] = %d, expected %d\n", what, i, d[i], expect[i]);
+                ++failures;
+                break;
+            }
+    };
+    auto reset = [&]() { for (int i = 0; i < total; ++i) d[i] = expect[i] = 100 + i; };
+
+    reset();
+    lt<<<grid, block>>>(d, n);
+    for (int i = 0; i < n; ++i) expect[i] = 2 * i + 1;
+    check("lt");
+    le_flipped<<<grid, block>>>(d, n);
+    for (int i = 0; i < n; ++i) expect[i] += 3;
+    check("le_flipped");
+    early_exit<<<grid, block>>>(d, n);
+    for (int i = 0; i < n; ++i) expect[i] *= 2;
+    check("early_exit");
+
+    reset();
+    unsigned_minus<<<grid, block>>>(d, 40u);
+    for (int b = 0; b < grid; ++b)
+        for (unsigned t = 0; t < (unsigned)block; ++t)
+            if (t - 1 < 40u) expect[b * block + t] = 7;
+    check("unsigned_minus");
+
+    reset();
+    signed_minus<<<grid, block>>>(d, 30);
+    for (int b = 0; b < grid; ++b)
+        for (int t = 0; t < block; ++t)
+            if (t - 1 < 30) expect[b * block + t] = 9;
+    check("signed_minus");
+
+    reset();
+    const int rows = 21, cols = 45;  // rows * cols <= total
+    two_d<<<dim3(3, 3), dim3(16, 8)>>>(d, rows, cols);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            if ((r + c) % 3 != 0) expect[r * cols + c] = r - c;
+    check("two_d");
+
+    reset();
+    negative_limit<<<grid, block>>>(d, -5);
+    check("negative_limit");
+    unsigned_vs_negative<<<grid, block>>>(d, -1);
+    for (int i = 0; i < total; ++i) expect[i] = 5;
+    check("unsigned_vs_negative");
+
+    reset();
+    int *limits;
+    cudaMallocManaged(&limits, grid * sizeof(int));
+    for (int b = 0; b < grid; ++b) limits[b] = b * block + (b * 37) % block;
+    limit_from_memory<<<grid, block>>>(d, limits);
+    for (int i = 0; i < total; ++i)
+        if (i < limits[i / block]) expect[i] = 11;
+    check("limit_from_memory");
+
+    cudaFree(limits);
+    cudaFree(d);
+    delete[] expect;
+    if (failures == 0) printf("PASS\n");
+    return failures != 0;
+}

@@ -1,0 +1,89 @@
+"""Pass schedule: every OpenMP schedule gives the same results on the whole barrier corpus."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from support import PROGRAMS, run_cli, translate_build_run
+from transpiler.options import TranslateOptions
+from transpiler.translate import translate_file
+
+#: The barrier corpus and the OpenMP programs: self-checking, each prints PASS.
+CORPUS = sorted(p for d in ("barriers", "topbarrier", "openmp") for p in (PROGRAMS / d).glob("*.cu"))
+
+
+@pytest.mark.parametrize("schedule", ["blocks", "flat", "nested"])
+@pytest.mark.parametrize("cu", CORPUS, ids=[f"{c.parent.name}/{c.stem}" for c in CORPUS])
+def test_every_schedule_passes_the_corpus(cu, schedule, tmp_path):
+    default = translate_file(cu).source
+    if translate_file(cu, TranslateOptions(schedule=schedule)).source == default:
+        return  # the same program as the default schedule's, which the corpus test runs
+    _, run, _ = translate_build_run(cu, tmp_path, TranslateOptions(schedule=schedule), threads=4)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+def test_auto_picks_flat_only_without_shared_memory_or_barriers():
+    explain = translate_file(PROGRAMS / "openmp" / "simd_mixed.cu").explain
+    assert {k["name"]: k["schedule"] for k in explain["kernels"]} == {"mixed": "blocks", "running_sum": "blocks"}
+    explain = translate_file(PROGRAMS / "openmp" / "guards.cu").explain
+    assert {k["schedule"] for k in explain["kernels"]} == {"flat"}
+
+
+def test_forced_flat_keeps_blocks_where_it_cannot_apply_and_says_so(tmp_path):
+    cu = PROGRAMS / "openmp" / "simd_mixed.cu"
+    done = run_cli("--schedule=flat", "--emit=openmp", "--explain=json", str(cu), "-o", str(tmp_path / "out.cpp"))
+    assert done.returncode == 0, done.stderr
+    kernels = json.loads(done.stdout)["kernels"]
+    assert all(k["schedule"].startswith("blocks (flat needs") for k in kernels)
+
+
+def test_unknown_schedule_is_a_usage_error():
+    done = run_cli("--schedule=fast", "a.cu")
+    assert done.returncode == 1 and "--schedule" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_nested_schedule_restores_the_nesting_level(tmp_path):
+    # Nested parallelism is on only inside a nested-schedule launch: afterwards the host's
+    # max-active-levels setting is what it was, so host OpenMP code is not affected.
+    cu = tmp_path / "levels.cu"
+    cu.write_text(LEVELS)
+    _, run, _ = translate_build_run(cu, tmp_path, TranslateOptions(schedule="nested"), threads=4)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+LEVELS = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+extern "C" int omp_get_max_active_levels(void);
+extern "C" void omp_set_max_active_levels(int);
+
+__global__ void scale(float *x, int n)
+{
+    __shared__ float tile[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tile[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    if (i < n) x[i] = 2.0f * tile[blockDim.x - 1 - threadIdx.x];
+}
+
+int main()
+{
+    omp_set_max_active_levels(1);
+    const int n = 200;
+    float *x;
+    cudaMallocManaged(&x, n * sizeof(float));
+    for (int i = 0; i < n; ++i) x[i] = (float)i;
+    scale<<<(n + 63) / 64, 64>>>(x, n);
+    cudaDeviceSynchronize();
+    int bad = omp_get_max_active_levels() != 1;
+    for (int i = 0; i < n; ++i) {
+        int j = (i / 64) * 64 + 63 - i % 64;
+        float want = j < n ? 2.0f * (float)j : 0.0f;
+        if (x[i] != want) { printf("x[%d] = %g, expected %g\n", i, x[i], want); bad = 1; break; }
+    }
+    if (!bad) printf("PASS\n");
+    return bad;
+}
+"""
