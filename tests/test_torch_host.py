@@ -89,3 +89,21 @@ def test_torch_missing_is_an_actionable_error():
     last = done.stderr.strip().splitlines()
     assert any("TorchMissingError: PyTorch is not installed" in line for line in last), done.stderr
     assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in done.stderr
+
+
+def test_cli_flag_rewrites_and_explains(tmp_path):
+    """cuda2cpu --torch-host-checks: the same rewrite from the command line, listed by --explain."""
+    import json
+
+    from support import run_cli
+
+    cu = TORCH_PROGRAMS / "host_checks.cu"
+    exe = tmp_path / "host_checks"
+    built = run_cli("--torch-host-checks", "--explain=json", "-I", STANDIN[0], cu, "-o", exe)
+    assert built.returncode == 0, built.stderr
+    rewrites = json.loads(built.stdout)["host_rewrites"]
+    check_line = _lines(cu, "if (!p->is_cuda()")[0]
+    assert {(r["line"], r["to"]) for r in rewrites if r["file"].endswith("host_checks.cu")} >= {
+        (check_line, "is_cpu"), (check_line, "kCPU"), (check_line, "CPU")}
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr

@@ -25,6 +25,9 @@ def _explain_text(explain: dict) -> str:
             lines.append(f"  values kept across the barrier at line {kv['barrier_line']}: {names}")
         for h in k["hoisted"]:
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}: {h['text']}")
+    for r in explain.get("host_rewrites", []):
+        lines.append(f"{r['file']}:{r['line']}:{r['column']}: host check rewritten for CPU tensors: "
+                     f"{r['from']} -> {r['to']}")
     return "\n".join(lines)
 
 
@@ -65,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if inv.explain == "json":
         merged = {"kernels": [k for e in explains for k in e.get("kernels", [])]}
+        rewrites = [r for e in explains for r in e.get("host_rewrites", [])]
+        if rewrites:
+            merged["host_rewrites"] = rewrites
         print(json.dumps(merged, indent=2))
     elif inv.explain == "text":
         print("\n".join(_explain_text(e) for e in explains), file=sys.stderr)

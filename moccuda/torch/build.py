@@ -47,7 +47,9 @@ def load(name: str, sources: str | list[str], extra_cflags: list[str] | None = N
          keep_intermediates: bool = True, **kwargs):
     """``torch.utils.cpp_extension.load`` for extensions with ``.cu`` sources, built for the CPU.
 
-    Same arguments and result.  ``extra_cuda_cflags`` give the translation its ``-I -D -U`` (the
+    Same arguments and result, except that the sources are compiled with ``-O2`` unless
+    ``extra_cflags`` hold a ``-O`` flag (nvcc optimizes device code by default; PyTorch's load()
+    adds no optimization flag).  ``extra_cuda_cflags`` give the translation its ``-I -D -U`` (the
     ``-D``/``-U`` apply to the ``.cu`` sources only, as nvcc's would); nvcc's other flags have no
     meaning on the CPU and are ignored.  ``with_cuda`` is accepted and ignored: the extension is
     always built without CUDA.  Raises :class:`moccuda.torch.TorchTranslationError` with located
@@ -60,8 +62,11 @@ def load(name: str, sources: str | list[str], extra_cflags: list[str] | None = N
     include_dirs = [os.fspath(d) for d in extra_include_paths or []]
     translated, extra_dirs = _translate_all(name, sources, Path(build_directory) / TRANSLATION_DIR, include_dirs,
                                             extra_cuda_cflags, verbose)
+    # nvcc optimizes device code unless told otherwise (-G), and PyTorch's load() passes no -O of
+    # its own: the translated kernels get -O2 unless extra_cflags choose a level.
+    optimize = [] if any(f.startswith("-O") for f in extra_cflags or []) else ["-O2"]
     return cpp_extension.load(
-        name, translated, extra_cflags=[*compile_flags(extra_dirs), *(extra_cflags or [])],
+        name, translated, extra_cflags=[*compile_flags(extra_dirs), *optimize, *(extra_cflags or [])],
         extra_ldflags=[*(extra_ldflags or []), *link_flags()], extra_include_paths=include_dirs,
         build_directory=build_directory, verbose=verbose, with_cuda=False, is_python_module=is_python_module,
         is_standalone=is_standalone, keep_intermediates=keep_intermediates, **kwargs)
