@@ -5,6 +5,7 @@ a search over every 16-bit encoding for the half-precision references) and print
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -23,8 +24,25 @@ from transpiler.translate import translate_file
 DEVICE_LIB = PROGRAMS / "device_lib"
 
 
-def run_program(name: str, tmp_path, threads: int = 2):
-    _, run, _ = translate_build_run(DEVICE_LIB / f"{name}.cu", tmp_path, threads=threads)
+def translation_variants() -> dict[str, TranslateOptions]:
+    """The default translation, every other OpenMP schedule and the fiber (fallback) barrier
+    lowering, as far as this checkout's translator has them (issue 9: programs run under every
+    schedule)."""
+    variants = {"default": TranslateOptions()}
+    if "schedule" in TranslateOptions.__dataclass_fields__ and importlib.util.find_spec("openmp_emit.schedule"):
+        from openmp_emit.schedule import SCHEDULES
+
+        variants.update({f"schedule={s}": TranslateOptions(schedule=s) for s in SCHEDULES if s != "auto"})
+    if importlib.util.find_spec("barrier.fiber_lowering"):
+        variants["lowering=fallback"] = TranslateOptions(lowering="fallback")
+    return variants
+
+
+VARIANTS = translation_variants()
+
+
+def run_program(name: str, tmp_path, threads: int = 2, options: TranslateOptions | None = None):
+    _, run, _ = translate_build_run(DEVICE_LIB / f"{name}.cu", tmp_path, options, threads=threads)
     return run
 
 
@@ -42,9 +60,10 @@ def assert_passes(run):
         "__threadfence", "__threadfence_block", "__threadfence_system")
 @covers("Kernels and memory", "__global__ kernel", "<<<grid, block>>> launch", "__shared__ variable", "__syncthreads",
         "__device__ variable", "cudaMalloc", "cudaMemcpy", "cudaMemset", "cudaDeviceSynchronize", "cudaGetErrorString")
-def test_atomics_and_fences(tmp_path):
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_atomics_and_fences(variant, tmp_path):
     # Several OpenMP threads, so that blocks really race on the atomics.
-    assert_passes(run_program("atomics", tmp_path, threads=4))
+    assert_passes(run_program("atomics", tmp_path, threads=4, options=VARIANTS[variant]))
 
 
 @covers("Math", "__expf", "__logf", "__powf", "__sinf", "__fdividef", "rsqrtf", "sincosf", "sincospif",
@@ -72,8 +91,9 @@ def test_half_precision_and_vector_operators(tmp_path):
         "clock64", "__nanosleep")
 @covers("Device code", "clock", status="partial", note="process CPU time (C clock()), not cycles: monotonic per thread")
 @covers("Device code", "printf in kernels", note="lines of one thread in order; threads in block order here")
-def test_device_misc(tmp_path):
-    run = run_program("device_misc", tmp_path)
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_device_misc(variant, tmp_path):
+    run = run_program("device_misc", tmp_path, options=VARIANTS[variant])
     assert_passes(run)
     lines = run.stdout.splitlines()
     # One thread: exactly its line.  Six threads: their lines in some order (as on a GPU).

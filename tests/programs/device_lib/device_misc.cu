@@ -76,7 +76,7 @@ int main()
     long long t64[4], *d64; long t32[4], *d32;
     cudaMalloc(&d64, sizeof t64);
     cudaMalloc(&d32, sizeof t32);
-    timing<<<1, 4>>>(d64, d32, 100000);
+    timing<<<1, 4>>>(d64, d32, 2000);
     cudaMemcpy(t64, d64, sizeof t64, cudaMemcpyDeviceToHost);
     cudaMemcpy(t32, d32, sizeof t32, cudaMemcpyDeviceToHost);
     for (int t = 0; t < 4; ++t) CHECK(t64[t] > 0 && t32[t] >= 0, "clocks not monotonic: %lld %ld", t64[t], t32[t]);
