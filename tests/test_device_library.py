@@ -69,6 +69,8 @@ def test_atomics_and_fences(variant, tmp_path):
 @covers("Math", "__expf", "__logf", "__powf", "__sinf", "__fdividef", "rsqrtf", "sincosf", "sincospif",
         "__saturatef", "__fmaf_rn", "__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn", "__float2int_rn",
         "__float2int_rz", "__float2int_ru", "__float2int_rd", "__float2uint_rn", "__float2ll_rn",
+        *[f"{op}_{mode}" for op in ("__fadd", "__fmul", "__fdiv", "__fsqrt", "__fmaf", "__int2float", "__double2float",
+                                    "__dadd", "__dmul", "__ddiv") for mode in ("rz", "ru", "rd")],
         "__mul24", "__umul24", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
         "__byte_perm")
 def test_math_intrinsics(tmp_path):

@@ -3,12 +3,14 @@
  * Each function is `inline __host__ __device__`: an ordinary inline function in compile mode, and
  * callable from device code in parse mode.  The "fast" intrinsics (__expf, __sinf, ...) compute
  * the accurate result, which CUDA's error bounds allow; the _rn arithmetic intrinsics assume the
- * default rounding mode (to nearest even), which is the one in effect.
+ * default rounding mode (to nearest even), which is the one in effect; the _rz, _ru and _rd ones
+ * switch the mode around the one operation.
  */
 #ifndef MOCCUDA_CUDA2CPU_MATH_H
 #define MOCCUDA_CUDA2CPU_MATH_H
 #ifdef __cplusplus
 
+#include <fenv.h>
 #include <math.h>
 
 #include "host_defines.h"
@@ -188,6 +190,68 @@ MOCCUDA_HD double __fma_rn(double x, double y, double z) { return fma(x, y, z); 
 MOCCUDA_HD double __drcp_rn(double x) { return 1.0 / x; }
 MOCCUDA_HD double __dsqrt_rn(double x) { return sqrt(x); }
 MOCCUDA_HD float __saturatef(float x) { return x >= 1.0f ? 1.0f : (x > 0.0f ? x : 0.0f); } /* NaN -> 0 */
+
+/* ---- the same with the other rounding modes: rz toward zero, ru up, rd down ----
+ * Computed by the CPU under that rounding mode (per thread, as the GPU's is per instruction).  The
+ * operands and the result pass through volatile objects so that the compiler can neither fold the
+ * operation at compile time nor move it out of the region where the mode is in effect. */
+namespace moccuda {
+namespace detail {
+template <class T, class Operation>
+MOCCUDA_HD T rounded(int mode, Operation operation)
+{
+    int saved = fegetround();
+    fesetround(mode);
+    volatile T result = operation();
+    fesetround(saved);
+    return result;
+}
+}  // namespace detail
+}  // namespace moccuda
+#define MOCCUDA_ROUNDED_1(R, NAME, T, EXPR, SUFFIX, MODE)                                           \
+    MOCCUDA_HD R NAME##_##SUFFIX(T x)                                                               \
+    {                                                                                               \
+        return moccuda::detail::rounded<R>(MODE, [=] { volatile T a = x; return EXPR; });           \
+    }
+#define MOCCUDA_ROUNDED_2(R, NAME, T, EXPR, SUFFIX, MODE)                                           \
+    MOCCUDA_HD R NAME##_##SUFFIX(T x, T y)                                                          \
+    {                                                                                               \
+        return moccuda::detail::rounded<R>(MODE, [=] { volatile T a = x, b = y; return EXPR; });    \
+    }
+#define MOCCUDA_ROUNDED_3(R, NAME, T, EXPR, SUFFIX, MODE)                                           \
+    MOCCUDA_HD R NAME##_##SUFFIX(T x, T y, T z)                                                     \
+    {                                                                                               \
+        return moccuda::detail::rounded<R>(MODE, [=] { volatile T a = x, b = y, c = z; return EXPR; }); \
+    }
+#define MOCCUDA_ROUNDED_MODES(SUFFIX, MODE)                                                         \
+    MOCCUDA_ROUNDED_2(float, __fadd, float, a + b, SUFFIX, MODE)                                    \
+    MOCCUDA_ROUNDED_2(float, __fsub, float, a - b, SUFFIX, MODE)                                    \
+    MOCCUDA_ROUNDED_2(float, __fmul, float, a * b, SUFFIX, MODE)                                    \
+    MOCCUDA_ROUNDED_2(float, __fdiv, float, a / b, SUFFIX, MODE)                                    \
+    MOCCUDA_ROUNDED_3(float, __fmaf, float, fmaf(a, b, c), SUFFIX, MODE)                            \
+    MOCCUDA_ROUNDED_1(float, __frcp, float, 1.0f / a, SUFFIX, MODE)                                 \
+    MOCCUDA_ROUNDED_1(float, __fsqrt, float, sqrtf(a), SUFFIX, MODE)                                \
+    MOCCUDA_ROUNDED_2(double, __dadd, double, a + b, SUFFIX, MODE)                                  \
+    MOCCUDA_ROUNDED_2(double, __dsub, double, a - b, SUFFIX, MODE)                                  \
+    MOCCUDA_ROUNDED_2(double, __dmul, double, a * b, SUFFIX, MODE)                                  \
+    MOCCUDA_ROUNDED_2(double, __ddiv, double, a / b, SUFFIX, MODE)                                  \
+    MOCCUDA_ROUNDED_3(double, __fma, double, fma(a, b, c), SUFFIX, MODE)                            \
+    MOCCUDA_ROUNDED_1(double, __drcp, double, 1.0 / a, SUFFIX, MODE)                                \
+    MOCCUDA_ROUNDED_1(double, __dsqrt, double, sqrt(a), SUFFIX, MODE)                               \
+    MOCCUDA_ROUNDED_1(float, __int2float, int, (float)a, SUFFIX, MODE)                              \
+    MOCCUDA_ROUNDED_1(float, __uint2float, unsigned int, (float)a, SUFFIX, MODE)                    \
+    MOCCUDA_ROUNDED_1(float, __ll2float, long long, (float)a, SUFFIX, MODE)                         \
+    MOCCUDA_ROUNDED_1(float, __ull2float, unsigned long long, (float)a, SUFFIX, MODE)               \
+    MOCCUDA_ROUNDED_1(double, __ll2double, long long, (double)a, SUFFIX, MODE)                      \
+    MOCCUDA_ROUNDED_1(double, __ull2double, unsigned long long, (double)a, SUFFIX, MODE)            \
+    MOCCUDA_ROUNDED_1(float, __double2float, double, (float)a, SUFFIX, MODE)
+MOCCUDA_ROUNDED_MODES(rz, FE_TOWARDZERO)
+MOCCUDA_ROUNDED_MODES(ru, FE_UPWARD)
+MOCCUDA_ROUNDED_MODES(rd, FE_DOWNWARD)
+#undef MOCCUDA_ROUNDED_MODES
+#undef MOCCUDA_ROUNDED_1
+#undef MOCCUDA_ROUNDED_2
+#undef MOCCUDA_ROUNDED_3
 
 /* ---- CUDA's math functions beyond C's ---- */
 MOCCUDA_HD float rsqrtf(float x) { return 1.0f / sqrtf(x); }

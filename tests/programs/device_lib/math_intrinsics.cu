@@ -67,6 +67,37 @@ __global__ void integer_intrinsics(IntResults *r)
     r[i] = o;
 }
 
+// Directed rounding: [0] toward zero, [1] up, [2] down.
+struct Directed {
+    float add[3], mul[3], div[3], sqrt_[3], fma_[3], fma_rn, from_int[3], from_double[3];
+    double dadd[3], dmul[3], ddiv[3];
+};
+
+__device__ float operand(int i, int k) { return ((i * 2654435761u >> (7 + k)) % 100003) * 0.0123f - 555.5f + k * 0.37f; }
+
+__global__ void directed(Directed *r)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = operand(i, 0), y = operand(i, 1), z = operand(i, 2);
+    double dx = x * 1.000000123, dy = y * 0.999999877;
+    int big = 16777217 + 3 * i;  // needs 25 bits: not a float
+    double d = dx / 3.0;
+    Directed o;
+    o.add[0] = __fadd_rz(x, y); o.add[1] = __fadd_ru(x, y); o.add[2] = __fadd_rd(x, y);
+    o.mul[0] = __fmul_rz(x, y); o.mul[1] = __fmul_ru(x, y); o.mul[2] = __fmul_rd(x, y);
+    o.div[0] = __fdiv_rz(x, y); o.div[1] = __fdiv_ru(x, y); o.div[2] = __fdiv_rd(x, y);
+    float ax = fabsf(x);
+    o.sqrt_[0] = __fsqrt_rz(ax); o.sqrt_[1] = __fsqrt_ru(ax); o.sqrt_[2] = __fsqrt_rd(ax);
+    o.fma_[0] = __fmaf_rz(x, y, z); o.fma_[1] = __fmaf_ru(x, y, z); o.fma_[2] = __fmaf_rd(x, y, z);
+    o.fma_rn = __fmaf_rn(x, y, z);
+    o.from_int[0] = __int2float_rz(-big); o.from_int[1] = __int2float_ru(-big); o.from_int[2] = __int2float_rd(-big);
+    o.from_double[0] = __double2float_rz(d); o.from_double[1] = __double2float_ru(d); o.from_double[2] = __double2float_rd(d);
+    o.dadd[0] = __dadd_rz(dx, dy); o.dadd[1] = __dadd_ru(dx, dy); o.dadd[2] = __dadd_rd(dx, dy);
+    o.dmul[0] = __dmul_rz(dx, dy); o.dmul[1] = __dmul_ru(dx, dy); o.dmul[2] = __dmul_rd(dx, dy);
+    o.ddiv[0] = __ddiv_rz(dx, dy); o.ddiv[1] = __ddiv_ru(dx, dy); o.ddiv[2] = __ddiv_rd(dx, dy);
+    r[i] = o;
+}
+
 // ---- host references, written without the intrinsics ----
 static int ref_popc(unsigned long long v) { int c = 0; for (; v; v >>= 1) c += (int)(v & 1); return c; }
 static int ref_ffs(unsigned long long v, int bits) { for (int b = 0; b < bits; ++b) if ((v >> b) & 1) return b + 1; return 0; }
@@ -87,6 +118,19 @@ static long long ref_round_even(double v)  // round half to even, by hand
     if (d > 0.5 || (d == 0.5 && (n & 1))) ++n;
     return n;
 }
+// Whether r is the rounding of an exact value toward zero / up / down (mode 0 / 1 / 2), given
+// side(v) = the sign of v - exact for representable v (computed exactly by the caller).
+template <class T, class Side>
+static bool directed_ok(T r, int mode, Side side)
+{
+    T up = std::nextafter(r, (T)INFINITY), down = std::nextafter(r, -(T)INFINITY);
+    bool is_down = side(r) <= 0 && side(up) > 0, is_up = side(r) >= 0 && side(down) < 0;
+    if (mode == 1) return is_up;
+    if (mode == 2) return is_down;
+    return side(0) < 0 ? is_down : is_up;  // toward zero: down for a positive exact value
+}
+static int sign(double v) { return (v > 0) - (v < 0); }
+static int sign_ld(long double v) { return (v > 0) - (v < 0); }
 static bool close(double got, double want, double rel) { return std::fabs(got - want) <= rel * (std::fabs(want) + 1e-30) + 1e-7; }
 
 int main()
@@ -133,6 +177,35 @@ int main()
         CHECK(n.clz == ref_clz(u >> (i % 32), 32) && n.clzll == ref_clz(w >> (i % 64), 64), "__clz/__clzll %d", i);
         CHECK(n.brev == ref_brev(u), "__brev %d", i);
         CHECK(n.byte_perm == ref_byte_perm(u, ~u, (unsigned int)i * 0x1111u), "__byte_perm %d", i);
+    }
+    Directed *dd, hd[N];
+    cudaMalloc(&dd, sizeof hd);
+    directed<<<N / 64, 64>>>(dd);
+    cudaMemcpy(hd, dd, sizeof hd, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < N; ++i) {
+        float x = ((i * 2654435761u >> 7) % 100003) * 0.0123f - 555.5f, y = ((i * 2654435761u >> 8) % 100003) * 0.0123f - 555.5f + 0.37f;
+        double dx = x * 1.000000123, dy = y * 0.999999877;
+        long long big = 16777217 + 3 * i;
+        const Directed &o = hd[i];
+        for (int m = 0; m < 3; ++m) {
+            // float + and * are exact in double; v * y is exact in double for floats v, y.
+            CHECK(directed_ok(o.add[m], m, [&](float v) { return sign((double)v - ((double)x + y)); }), "__fadd mode %d at %d", m, i);
+            CHECK(directed_ok(o.mul[m], m, [&](float v) { return sign((double)v - (double)x * y); }), "__fmul mode %d at %d", m, i);
+            CHECK(directed_ok(o.div[m], m, [&](float v) { return sign((double)v * y - x) * sign(y); }), "__fdiv mode %d at %d", m, i);
+            double ax = std::fabs((double)x);
+            CHECK(directed_ok(o.sqrt_[m], m, [&](float v) { return v < 0 ? -1 : sign((double)v * v - ax); }), "__fsqrt mode %d at %d", m, i);
+            CHECK(directed_ok(o.from_int[m], m, [&](float v) { return sign((double)v + (double)big); }), "__int2float mode %d at %d", m, i);
+            double dq = dx / 3.0;  // as the kernel computes it
+            CHECK(directed_ok(o.from_double[m], m, [&](float v) { return sign((double)v - dq); }), "__double2float mode %d at %d", m, i);
+            // Sums and products of these doubles are exact in x87 long double (64-bit significand):
+            // the exponents are close and each double carries at most 53 bits.
+            CHECK(directed_ok(o.dadd[m], m, [&](double v) { return sign_ld((long double)v - ((long double)dx + dy)); }), "__dadd mode %d at %d", m, i);
+            CHECK(directed_ok(o.dmul[m], m, [&](double v) { return sign(std::fma(dx, dy, -v)) * -1; }), "__dmul mode %d at %d", m, i);
+            CHECK(directed_ok(o.ddiv[m], m, [&](double v) { return sign(std::fma(v, dy, -dx)) * sign(dy); }), "__ddiv mode %d at %d", m, i);
+        }
+        // fmaf: rd <= rn <= ru, one ulp apart at most, and rz is rd or ru by the sign.
+        CHECK(o.fma_[2] <= o.fma_rn && o.fma_rn <= o.fma_[1] && (o.fma_[1] == o.fma_[2] || std::nextafter(o.fma_[2], INFINITY) == o.fma_[1]) &&
+              o.fma_[0] == (o.fma_rn >= 0 ? o.fma_[2] : o.fma_[1]), "__fmaf_rz/ru/rd at %d", i);
     }
     printf("PASS\n");
     return 0;
