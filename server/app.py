@@ -31,6 +31,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from openmp_emit.schedule import SCHEDULES
 from server import includes, worker
 from transpiler import __version__
 
@@ -75,7 +76,8 @@ def answer(source: str, diagnostics: list[dict], explain: dict | None = None, **
 class Job:
     files: dict[str, bytes]
     main: str
-    schedule: str | None
+    pipeline: str | None
+    schedule: str
     disable: list[str]
     lowering: str
     explain: bool
@@ -143,7 +145,7 @@ async def read_job(request: Request, settings: Settings) -> Job:
             if name in files:
                 raise RequestError(400, f"file '{name}' is uploaded twice")
             files[name] = await upload.read()
-        options = {k: form.get(k) for k in ("schedule", "lowering", "explain", "main") if k in form}
+        options = {k: form.get(k) for k in ("pipeline", "schedule", "lowering", "explain", "main") if k in form}
         disable = _names(form.getlist("disable"))
     else:
         raise RequestError(415, "send multipart/form-data (field 'file') or application/json")
@@ -151,7 +153,7 @@ async def read_job(request: Request, settings: Settings) -> Job:
         raise RequestError(400, "no file uploaded (multipart field 'file', or JSON 'source')")
     if len(files) > settings.max_files:
         raise RequestError(413, f"{len(files)} files uploaded; the limit is {settings.max_files}")
-    for key in ("main", "schedule", "lowering"):
+    for key in ("main", "pipeline", "schedule", "lowering"):
         _text(options, key)
     if not isinstance(options.get("explain", False), (bool, str)):
         raise RequestError(400, "'explain' must be true or false")
@@ -161,8 +163,11 @@ async def read_job(request: Request, settings: Settings) -> Job:
     lowering = options.get("lowering") or "auto"
     if lowering not in ("auto", "split", "fallback"):
         raise RequestError(400, "'lowering' must be auto, split or fallback")
-    schedule = options.get("schedule") or None
-    return Job(files, main, schedule, disable, lowering, _flag(options.get("explain") or False))
+    schedule = options.get("schedule") or "auto"
+    if schedule not in SCHEDULES:
+        raise RequestError(400, f"'schedule' must be one of {', '.join(SCHEDULES)}")
+    pipeline = options.get("pipeline") or None
+    return Job(files, main, pipeline, schedule, disable, lowering, _flag(options.get("explain") or False))
 
 
 def refusals(job: Job) -> list[dict]:
@@ -213,7 +218,7 @@ async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Se
             fd = os.open(os.path.join(root, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-        request = {"main": job.main, "pipeline": job.schedule, "disable": job.disable,
+        request = {"main": job.main, "pipeline": job.pipeline, "schedule": job.schedule, "disable": job.disable,
                    "lowering": job.lowering, "explain": job.explain, "check": check}
         async with jobs:
             ctx = _processes()
@@ -310,7 +315,8 @@ _BODY_DOC = {
                 "properties": {
                     "source": {"type": "string"}, "filename": {"type": "string", "default": "input.cu"},
                     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "schedule": {"type": "string", "description": "pass pipeline, e.g. parallel-loops,barrier-split"},
+                    "pipeline": {"type": "string", "description": "pass pipeline, e.g. parallel-loops,barrier-split"},
+                    "schedule": {"type": "string", "enum": list(SCHEDULES), "description": "OpenMP schedule"},
                     "disable": {"type": "array", "items": {"type": "string"}},
                     "lowering": {"type": "string", "enum": ["auto", "split", "fallback"]},
                     "explain": {"type": "boolean"}}}},
@@ -318,7 +324,8 @@ _BODY_DOC = {
                 "type": "object", "required": ["file"],
                 "properties": {
                     "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
-                    "main": {"type": "string"}, "schedule": {"type": "string"},
+                    "main": {"type": "string"}, "pipeline": {"type": "string"},
+                    "schedule": {"type": "string", "enum": list(SCHEDULES)},
                     "disable": {"type": "array", "items": {"type": "string"}},
                     "lowering": {"type": "string", "enum": ["auto", "split", "fallback"]},
                     "explain": {"type": "boolean"}}}},

@@ -8,7 +8,7 @@ the same for a JSON job on stdin, for debugging.  A pathological input can exhau
 cannot exhaust or hang the server.  Nothing here executes uploaded code: ``check`` only runs
 ``g++ -fsyntax-only`` on the translated C++.
 
-Job: ``{"main": "app.cu", "pipeline": str|null, "disable": [str], "lowering": str,
+Job: ``{"main": "app.cu", "pipeline": str|null, "schedule": str, "disable": [str], "lowering": str,
 "explain": bool, "check": bool}``.  Answer: ``{"ok": bool, "openmp_source": str,
 "diagnostics": [...], "explain": {...}}``; file names in it are relative to the upload directory.
 """
@@ -120,7 +120,8 @@ def _failed(diagnostics: list[dict]) -> dict:
 def run(job: dict, root: str) -> dict:
     options = TranslateOptions(pipeline=job.get("pipeline") or None,
                                disabled_passes=tuple(job.get("disable") or ()),
-                               lowering=job.get("lowering") or "auto")
+                               lowering=job.get("lowering") or "auto",
+                               schedule=job.get("schedule") or "auto")
     try:
         result = translate_file(os.path.join(root, job["main"]), options)
     except CompileError as exc:

@@ -126,6 +126,19 @@ def test_unknown_pass_is_422(server):
     assert "unknown pass 'no-such-pass'" in r.json()["diagnostics"][0]["message"]
 
 
+def test_schedule_and_pipeline_options(server):
+    # `schedule` is the OpenMP schedule; `pipeline` the pass list (both as the CLI's flags).
+    r = post(server, "/v1/transpile", VECADD, "vecadd.cu", schedule="nested", explain=True)
+    assert r.status_code == 200, r.text
+    assert "omp parallel for collapse(3) schedule(static) num_threads(" in r.json()["openmp_source"]
+    assert r.json()["explain"]["kernels"][0]["schedule"] == "nested"
+    r = post(server, "/v1/transpile", VECADD, "vecadd.cu", pipeline="parallel-loops,barrier-interchange,barrier-split")
+    assert r.status_code == 200, r.text
+    assert "threads_below" not in r.json()["openmp_source"]  # no guard-folding in that pipeline
+    r = post(server, "/v1/transpile", VECADD, "vecadd.cu", schedule="fastest")
+    assert r.status_code == 400 and "'schedule' must be one of" in r.text
+
+
 def test_check_compiles_the_translation(server):
     r = post(server, "/v1/check", VECADD, "vecadd.cu")
     assert r.status_code == 200, r.text

@@ -77,3 +77,12 @@ void triad_openmp(float *a, const float *b, const float *c, float scalar, int n)
     for (int i = 0; i < n; ++i)
         a[i] = b[i] + scalar * c[i];
 }
+
+static volatile int empty_sink;
+
+void empty_parallel_for(int iterations)
+{
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < iterations; ++i)
+        empty_sink = i;
+}

@@ -54,11 +54,14 @@ __global__ void vecadd(const float *a, const float *b, float *c, int n)
     if (i < n) c[i] = a[i] + b[i];
 }
 
+__global__ void empty_kernel() {}
+
 // Baselines (baselines.cpp): plain C++ with OpenMP.
 void matmul_mcuda_style(const float *A, const float *B, float *C, int n);
 void matmul_openmp_blocked(const float *A, const float *B, float *C, int n);
 float reduce_openmp(const float *in, int n);
 void triad_openmp(float *a, const float *b, const float *c, float scalar, int n);
+void empty_parallel_for(int iterations);
 
 template <class F>
 static double best_seconds(int repeat, F &&run)
@@ -130,6 +133,14 @@ int main(int argc, char **argv)
     if (baselines) {
         t = best_seconds(repeat, [&] { triad_openmp(c.data(), a.data(), b.data(), 3.0f, n_vec); });
         report("vecadd", "triad", t, c[n_vec / 3]);
+    }
+
+    // Launch overhead: 1,000 launches of an empty 1x1 kernel against 1,000 empty parallel loops.
+    t = best_seconds(repeat, [&] { for (int r = 0; r < 1000; ++r) empty_kernel<<<1, 1>>>(); });
+    report("launch", "translated", t / 1000, 0);
+    if (baselines) {
+        t = best_seconds(repeat, [&] { for (int r = 0; r < 1000; ++r) empty_parallel_for(1); });
+        report("launch", "omp_parallel_for", t / 1000, 0);
     }
     return 0;
 }

@@ -80,7 +80,8 @@ async function send(path) {
   for (const f of uploads) if (f.name !== name) form.append("file", f, f.name);
   form.append("main", name);
   form.append("lowering", $("lowering").value);
-  if ($("schedule").value.trim()) form.append("schedule", $("schedule").value.trim());
+  form.append("schedule", $("schedule").value);
+  if ($("pipeline").value.trim()) form.append("pipeline", $("pipeline").value.trim());
   if ($("disable").value.trim()) form.append("disable", $("disable").value.trim());
   form.append("explain", $("explain").checked ? "true" : "false");
   const headers = {};

@@ -1,0 +1,89 @@
+"""Benchmark (not a test) for issue 5: translated kernels against hand-written CPU code.
+
+    python benchmarks/openmp_kernels/run.py [--threads 1,2] [--repeat 7] [--matrix 512] [--vector 16777216]
+
+Builds ``kernels.cu`` (tiled shared-memory matrix multiply, 256-thread tree reduction, vector add,
+an empty kernel) with cuda2cpu once per ``--schedule`` and links the hand-written baselines of
+``baselines.cpp`` into the same program: an MCUDA-style translation of the matrix multiply, a
+blocked OpenMP matrix multiply, an OpenMP reduction, a STREAM-style triad and an empty
+``omp parallel for``.  Each program times its translated kernels and (for the default schedule)
+the baselines side by side, median of ``--repeat`` runs; the table gives the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCHEDULES = ("auto", "blocks", "flat", "nested")
+RATIOS = (  # (bench, translated, baseline, how to read the ratio, target)
+    ("matmul", "mcuda_style", "speedup over the MCUDA-style translation", ">= 1.15"),
+    ("matmul", "openmp", "speedup over hand-written blocked OpenMP", ""),
+    ("reduction", "openmp", "speedup over an OpenMP reduction", ">= 0.8 (within 1.25x)"),
+    ("vecadd", "triad", "bandwidth relative to a STREAM triad", ">= 0.85"),
+    ("launch", "omp_parallel_for", "empty launch vs empty omp parallel for", ""),
+)
+
+
+def build(schedule: str, workdir: Path) -> Path:
+    exe = workdir / f"kernels_{schedule}"
+    cmd = ["cuda2cpu", "-O3", f"--schedule={schedule}", str(HERE / "kernels.cu"), str(HERE / "baselines.cpp"),
+           "-o", str(exe)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"build failed ({' '.join(cmd)}):\n{done.stderr}")
+    return exe
+
+
+def run(exe: Path, threads: int, args: argparse.Namespace, baselines: bool) -> dict[tuple[str, str], float]:
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="true")
+    cmd = [str(exe), str(args.matrix), str(args.vector), str(args.repeat), "all" if baselines else "translated"]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    times = {}
+    for line in done.stdout.splitlines():
+        row = json.loads(line)
+        times[(row["bench"], row["variant"])] = row["seconds"]
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--matrix", type=int, default=512, help="matrix size (a multiple of 16)")
+    parser.add_argument("--vector", type=int, default=1 << 24, help="vector length")
+    args = parser.parse_args(argv)
+    threads = [int(t) for t in args.threads.split(",")]
+    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
+          f"matrix {args.matrix}, vector {args.vector}, median of {args.repeat}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        exes = {s: build(s, Path(tmp)) for s in SCHEDULES}
+        for n in threads:
+            base = run(exes["auto"], n, args, baselines=True)
+            others = {s: run(exes[s], n, args, baselines=False) for s in SCHEDULES[1:]}
+            print(f"## OMP_NUM_THREADS={n}\n")
+            print("| benchmark | ratio | value | target |")
+            print("|---|---|---|---|")
+            for bench, baseline, meaning, target in RATIOS:
+                ratio = base[(bench, baseline)] / base[(bench, "translated")]
+                print(f"| {bench} | {meaning} | {ratio:.2f}x | {target} |")
+            print("\n| benchmark | auto (s) | " + " | ".join(f"{s} (s)" for s in SCHEDULES[1:]) + " | auto vs best |")
+            print("|---|---|" + "---|" * len(SCHEDULES[1:]) + "---|")
+            for bench in ("matmul", "reduction", "vecadd", "launch"):
+                auto = base[(bench, "translated")]
+                rest = [others[s][(bench, "translated")] for s in SCHEDULES[1:]]
+                print(f"| {bench} | {auto:.4g} | " + " | ".join(f"{t:.4g}" for t in rest)
+                      + f" | {min(rest) / auto:.2f}x |")
+            print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
