@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cuda_runtime.h>
+#include <math_constants.h>
+#include <sm_20_atomic_functions.h>
+#include <texture_fetch_functions.h>
 
 #define N 256
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL: "); printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
@@ -38,6 +41,10 @@ __global__ void float_intrinsics(FloatResults *r)
     o.fdiv_ = __fdiv_rn(1.0f, ax);
     o.powf_ = __powf(ax, 1.5f);
     o.sinf_ = __sinf(x);
+    // math_constants.h: finite constants, infinities and NaNs (a wrong one spoils __sinf's check).
+    if (!(isinf(CUDART_INF_F) && isnan(CUDART_NAN_F) && CUDART_INF > 1e308 && CUDART_NAN != CUDART_NAN &&
+          CUDART_PI_F == (float)CUDART_PI && CUDART_LN2 > 0.6931471805599452 && CUDART_LN2 < 0.6931471805599454))
+        o.sinf_ = -1000.0f;
     r[i] = o;
 }
 
