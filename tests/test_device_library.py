@@ -170,3 +170,9 @@ def test_launch_kernel_ex_from_an_nvcc_built_program(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr[-4000:]
     assert run.stdout.splitlines() == ["cudaLaunchKernelEx: cudaSuccess, 0 wrong",
                                        "cudaFuncGetAttributes: cudaSuccess, maxThreadsPerBlock 1024"]
+
+
+@covers("Mixed", "kernel template (non-type BLOCK, functor type) + texture object + __half + warp shuffle + "
+        "cooperative-groups tile reduce + atomicAdd(double) in one kernel")
+def test_mixed_program(tmp_path):
+    assert_passes(run_program("mixed", tmp_path))
