@@ -73,7 +73,7 @@ def test_atomics_and_fences(variant, tmp_path):
                                     "__dadd", "__dmul", "__ddiv") for mode in ("rz", "ru", "rd")],
         "__mul24", "__umul24", "__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll", "__brev",
         "__byte_perm", "math_constants.h (CUDART_PI_F, CUDART_INF_F, CUDART_NAN, ...)",
-        "old headers (sm_20_atomic_functions.h, texture_fetch_functions.h, ...)")
+        "old headers (sm_20_atomic_functions.h, ...)")
 def test_math_intrinsics(tmp_path):
     assert_passes(run_program("math_intrinsics", tmp_path))
 

@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 #include <math_constants.h>
 #include <sm_20_atomic_functions.h>
-#include <texture_fetch_functions.h>
 
 #define N 256
 #define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL: "); printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
