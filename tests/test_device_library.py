@@ -83,7 +83,8 @@ def test_math_intrinsics(tmp_path):
         "__half operators (+ - * +=)", "__half2", "__floats2half2_rn", "__half2half2", "__hadd2", "__hmul2",
         "__low2half", "__high2half", "atomicAdd(__half)", "__nv_bfloat16 (cuda_bf16.h)", "__float2bfloat16",
         "__bfloat162float", "__bfloat16_as_ushort", "__hadd(__nv_bfloat16)", "__hfma(__nv_bfloat16)",
-        "__nv_bfloat16 operators", "atomicAdd(__nv_bfloat16)")
+        "__nv_bfloat16 operators", "atomicAdd(__nv_bfloat16)",
+        "__shared__ __half / __half2 arrays across __syncthreads")
 @covers("Vector types", "float3 with user-defined operator+ / operator* / operator+=",
         "user-defined make_float3(float) overload", "int2 with user-defined operator-")
 def test_half_precision_and_vector_operators(tmp_path):

@@ -76,6 +76,20 @@ __global__ void particles(const float3 *pos, const float3 *vel, float3 *out, flo
     diff[i] = make_int2(i, 2 * i) - make_int2(1, 1);
 }
 
+// 16-bit values in shared memory across a barrier.
+__global__ void shared_halves(const float *in, float *out)
+{
+    __shared__ __half s[64];
+    __shared__ __half2 p[32];
+    int t = threadIdx.x;
+    s[t] = __float2half(in[t]);
+    if (t < 32) p[t] = __floats2half2_rn(in[t], in[t + 32]);
+    __syncthreads();
+    __half v = s[63 - t];
+    __half2 q = p[t % 32];
+    out[t] = __half2float(v) + __low2float(q) + __high2float(q);
+}
+
 // ---- host references ----
 static double decode(unsigned int bits, int exp_bits, int man_bits)
 {
@@ -153,6 +167,15 @@ int main()
     }
     CHECK(__half2float(hsum) == 0.25f * N, "atomicAdd(__half) %f", __half2float(hsum));
     CHECK(__bfloat162float(bsum) == (float)N, "atomicAdd(__nv_bfloat16) %f", __bfloat162float(bsum));
+
+    float sh[64], sr[64], *dsh, *dsr;
+    for (int i = 0; i < 64; ++i) sh[i] = i * 0.5f;  // exact in binary16
+    cudaMalloc(&dsh, sizeof sh); cudaMalloc(&dsr, sizeof sr);
+    cudaMemcpy(dsh, sh, sizeof sh, cudaMemcpyHostToDevice);
+    shared_halves<<<1, 64>>>(dsh, dsr);
+    cudaMemcpy(sr, dsr, sizeof sr, cudaMemcpyDeviceToHost);
+    for (int t = 0; t < 64; ++t)
+        CHECK(sr[t] == sh[63 - t] + sh[t % 32] + sh[t % 32 + 32], "__shared__ __half/__half2 %d: %g", t, sr[t]);
 
     const int n = 100;
     float3 pos[n], vel[n], out[n], *dpos, *dvel, *dout;
