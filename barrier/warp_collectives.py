@@ -284,9 +284,12 @@ class WarpLowering:
         for n in s.walk():
             target = n.target if isinstance(n, ir.Assign) else (
                 n.operand if isinstance(n, ir.Unary) and n.op in ("++", "--") else None)
+            through_memory = False  # a volatile local of one thread is no concern of the warp
             while isinstance(target, (ir.Index, ir.Member)) or (isinstance(target, ir.Unary) and target.op == "*"):
+                through_memory |= not isinstance(target, ir.Member) or target.arrow
                 target = target.base if not isinstance(target, ir.Unary) else target.operand
-            if isinstance(target, ir.Name) and "volatile" in self.types.get(target.sym, ""):
+            type_ = self.types.get(target.sym, "") if isinstance(target, ir.Name) else ""
+            if through_memory and "volatile" in type_ and ("*" in type_ or "[" in type_):
                 return True
         return False
 
