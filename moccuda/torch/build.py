@@ -14,8 +14,8 @@ from pathlib import Path
 
 from torch.utils import cpp_extension
 
-from moccuda.torch.translate import (compile_flags, include_dirs, link_flags, split_cuda_flags, translate_source,
-                                     translated_include_dirs, translation_options)
+from moccuda.torch.translate import (compile_flags, include_dirs, link_flags, split_cuda_flags, torch_include_dirs,
+                                     translate_source, translated_include_dirs, translation_options)
 
 #: Where translations go, inside an extension's build directory.
 TRANSLATION_DIR = "cuda2cpu"
@@ -97,8 +97,11 @@ class BuildExtension(cpp_extension.BuildExtension):
         cxx, nvcc = (list(args.get("cxx", [])), list(args.get("nvcc", []))) if isinstance(args, dict) else (list(args or []), [])
         out_dir = Path(self.build_temp).resolve() / TRANSLATION_DIR / extension.name
         name = extension.name.rsplit(".", 1)[-1]
-        sources, extra_dirs = _translate_all(name, list(extension.sources), out_dir, list(extension.include_dirs),
-                                             nvcc, verbose=bool(self.verbose))
+        # The user's include directories: PyTorch's (CppExtension added them) are system ones.
+        system = {os.path.realpath(d) for d in torch_include_dirs()}
+        user_dirs = [d for d in extension.include_dirs if os.path.realpath(d) not in system]
+        sources, extra_dirs = _translate_all(name, list(extension.sources), out_dir, user_dirs, nvcc,
+                                             verbose=bool(self.verbose))
         extension.sources = sources
         # CppExtension put PyTorch's include directories (as -I) in include_dirs: the compat headers
         # go in front of them.  torch's BuildExtension adds -DTORCH_EXTENSION_NAME itself.
