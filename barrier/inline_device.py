@@ -29,6 +29,7 @@ After::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from transpiler import ir
@@ -66,6 +67,65 @@ def _writes_volatile_parameter(fn: ir.DeviceFunction) -> bool:
         if isinstance(target, ir.Name) and target.sym in volatile:
             return True
     return False
+
+
+def _split_top_level(text: str) -> list[str]:
+    """``text`` split at the commas outside of <>, () and []."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return parts + [last] if last else parts
+
+
+def specialize(fn: ir.DeviceFunction, call: ir.Call) -> ir.DeviceFunction:
+    """A function template as the call instantiates it, for inlining: the template arguments the
+    call writes (``warp_sum<float>(v)``) replace the parameters in every type spelling, and a
+    non-type parameter's uses become its value.  Deduced arguments are not known here (the IR has
+    no types): such a call is a located error asking for them."""
+    header = fn.template.strip()
+    params = _split_top_level(header[header.index("<") + 1:header.rindex(">")])
+    names = [p.split("=", 1)[0].split()[-1] for p in params]
+    if any("..." in p for p in params):
+        raise unsupported(call.loc, f"inlining the variadic function template '{call.func}', which synchronizes")
+    written = call.func[call.func.index("<") + 1:call.func.rindex(">")] if "<" in call.func else ""
+    args = _split_top_level(written)
+    defaults = [p.split("=", 1)[1].strip() if "=" in p else None for p in params]
+    args += [d for d in defaults[len(args):] if d is not None]
+    if len(args) != len(names):
+        raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes, with "
+                          "deduced template arguments (write them: "
+                          f"{ir.callee_name(call.func)}<{', '.join(names)}>(...))")
+    binding = dict(zip(names, args))
+    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+
+    def type_text(text: str) -> str:
+        return pattern.sub(lambda m: binding[m.group(1)], text)
+
+    values = {n for n, p in zip(names, params) if not p.startswith(("typename", "class"))}
+
+    def rewrite(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.Name) and node.name in values:
+            return ir.Literal(f"({binding[node.name]})", loc=node.loc)
+        if isinstance(node, (ir.VarDecl, ir.Cast, ir.Construct, ir.Param)):
+            return replace(node, type=type_text(node.type))
+        if isinstance(node, ir.SizeOf) and node.type is not None:
+            return replace(node, type=type_text(node.type))
+        if isinstance(node, ir.Call) and "<" in node.func:
+            return replace(node, func=type_text(node.func))
+        if isinstance(node, ir.WarpCollective):
+            return replace(node, type=type_text(node.type))
+        return node
+
+    params_ir = tuple(ir.transform(p, rewrite) for p in fn.params)
+    return replace(fn, return_type=type_text(fn.return_type), params=params_ir,
+                   body=ir.transform(fn.body, rewrite), template="")
 
 
 @dataclass
@@ -183,7 +243,9 @@ class Inliner:
         if fn is None:
             raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes: it is overloaded or "
                               "its body could not be read")
-        if fn.template or "<" in call.func:
+        if fn.template:
+            return specialize(fn, call)
+        if "<" in call.func:
             raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes")
         return fn
 

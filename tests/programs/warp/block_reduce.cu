@@ -1,4 +1,4 @@
-// Warp-shuffle reductions as people write them: a __device__ warp sum (shuffles over the lanes
+// Warp-shuffle reductions as people write them: a __device__ warp sum template (shuffles over the lanes
 // __activemask reports, so partial warps are summed right), a block sum through per-warp
 // partial sums in shared memory with the first warp finishing (`if (wid == 0)`: uniform per warp,
 // not per block), and a warp-per-row loop whose trip count differs between the warps of a block.
@@ -6,13 +6,14 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-__device__ int warp_sum(int val)
+template <typename T>
+__device__ T warp_sum(T val)
 {
     unsigned mask = __activemask();
     int lanes = __popc(mask);
     int lane = threadIdx.x % warpSize;
     for (int offset = warpSize / 2; offset > 0; offset /= 2) {
-        int other = __shfl_down_sync(mask, val, offset);
+        T other = __shfl_down_sync(mask, val, offset);
         if (lane + offset < lanes)
             val += other;
     }
@@ -23,13 +24,13 @@ __device__ int block_sum(int val, int *partial)
 {
     int lane = threadIdx.x % warpSize;
     int wid = threadIdx.x / warpSize;
-    val = warp_sum(val);
+    val = warp_sum<int>(val);
     if (lane == 0)
         partial[wid] = val;
     __syncthreads();
     val = threadIdx.x < (blockDim.x + warpSize - 1) / warpSize ? partial[lane] : 0;
     if (wid == 0)
-        val = warp_sum(val);
+        val = warp_sum<int>(val);
     return val;
 }
 
@@ -54,7 +55,7 @@ __global__ void row_sums(const int *m, int rows, int cols, int *out)
         int s = 0;
         for (int c = lane; c < cols; c += lanes)
             s += m[r * cols + c];
-        s = warp_sum(s);
+        s = warp_sum<int>(s);
         if (lane == 0)
             out[r] = s;
     }
