@@ -24,14 +24,14 @@ int main(int argc, char **argv)
     const float target = 0.9f;
     float hidden[HID], delta[HID];
     double t0 = suite_now();
-    float sums[HID] = {0};
+    double sums[HID] = {0};  // in double, as the CUDA version's sum of the blocks' sums
     const float *w = weights.data(), *x = input.data();
 #pragma omp parallel for reduction(+ : sums[:HID])
     for (int i = 0; i < in; ++i)
         for (int j = 0; j < HID; ++j)
             sums[j] += w[i * HID + j] * x[i];
     for (int j = 0; j < HID; ++j)
-        hidden[j] = sigmoid(sums[j]);
+        hidden[j] = sigmoid((float)sums[j]);
     float out_sum = 0.0f;
     for (int j = 0; j < HID; ++j)
         out_sum += hidden[j] * w2[j];
