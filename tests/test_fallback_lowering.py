@@ -35,9 +35,10 @@ def test_corpus_program_runs_with_the_fiber_fallback(cu, tmp_path):
         assert not ir.contains(kernel, ir.ThreadLoop) and not ir.contains(kernel, ir.Barrier)
 
 
-# Kernels the split lowering cannot express (a barrier inside a switch, goto, a return inside a
-# loop with barriers, in a block of 1024 threads with a local array live across barriers), and one
-# it can (threads that return before the block's barriers); the host checks every result.
+# Kernels the split lowering cannot express (a barrier inside a switch, in a block of 1024 threads
+# with a local array live across barriers; goto; a return inside a loop with barriers; a reference
+# live across a barrier), and one it can (threads that return before the block's barriers); the
+# host checks every result.
 AUTO = r"""
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -98,6 +99,16 @@ __global__ void loop_return(const unsigned *in, unsigned *out, unsigned rounds)
             return;
         }
     }
+}
+
+__global__ void ref_live(unsigned *out)
+{
+    __shared__ unsigned s[64];
+    unsigned t = threadIdx.x;
+    unsigned &mine = out[blockIdx.x * 64 + t];
+    s[t] = t * 3u + blockIdx.x;
+    __syncthreads();
+    mine = s[63 - t];
 }
 
 __global__ void exited_threads(const unsigned *in, unsigned *out, unsigned active)
@@ -167,6 +178,11 @@ int main()
     }
     check("loop_return", 256);
 
+    ref_live<<<2, 64>>>(dout);
+    for (unsigned j = 0; j < 128; ++j)
+        expect[j] = (63 - j % 64) * 3u + j / 64;
+    check("ref_live", 128);
+
     exited_threads<<<1, 64>>>(din, dout, 40);
     for (unsigned t = 0; t < 40; ++t)
         expect[t] = in[39 - t] * 2u + 1u;
@@ -177,9 +193,6 @@ int main()
     return failures != 0;
 }
 """
-
-FALLBACK_KERNELS = {"switch_sync", "goto_skip", "loop_return"}
-
 
 @pytest.fixture(scope="module")
 def auto_build(tmp_path_factory):
@@ -201,6 +214,7 @@ def test_auto_falls_back_per_kernel_with_a_located_warning(auto_build):
         "switch_sync": ("switch (mode) {", "__syncthreads() inside a switch"),
         "goto_skip": ("goto done;", "goto"),
         "loop_return": ("return;", "a return inside a loop that contains __syncthreads()"),
+        "ref_live": ("mine = out", "a reference variable that lives across __syncthreads()"),
     }
     for kernel, (text, what) in expected.items():
         start = next(i for i, t in enumerate(lines) if f"void {kernel}(" in t)
@@ -208,10 +222,10 @@ def test_auto_falls_back_per_kernel_with_a_located_warning(auto_build):
         column = lines[line - 1].index(text.split()[0]) + 1
         assert (f"{cu}:{line}:{column}: warning: the split lowering cannot express {what} (kernel '{kernel}'): "
                 "using the fiber fallback lowering") in done.stderr, done.stderr
-    assert done.stderr.count("warning:") == 3
+    assert done.stderr.count("warning:") == 4
     report = {k["name"]: k["lowering"] for k in json.loads(done.stdout)["kernels"]}
     assert report == {"switch_sync": "fallback", "goto_skip": "fallback", "loop_return": "fallback",
-                      "exited_threads": "split"}
+                      "ref_live": "fallback", "exited_threads": "split"}
 
 
 @pytest.mark.parametrize("switcher", ["assembly", "ucontext"])
