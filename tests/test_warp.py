@@ -84,6 +84,12 @@ def test_legacy_volatile_warp_reduction(tmp_path):
     run_program("legacy_volatile", tmp_path)
 
 
+@covers("Warp votes", "__syncwarp (with a partial mask, through shared memory)", "do/while whose condition is a vote",
+        "warp loop nested in a condition uniform per warp", "shuffle after lanes returned early")
+def test_divergent_warp_code(tmp_path):
+    run_program("divergent", tmp_path)
+
+
 # ------------------------------------------------------------------------------------- errors
 
 
