@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from barrier.barrier_split import choose_kept
+from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from transpiler import ir
 from transpiler.diagnostics import CompileError
@@ -17,6 +18,11 @@ from transpiler.translate import translate_file
 CORPUS = sorted(p for d in ("barriers", "topbarrier") for p in (PROGRAMS / d).glob("*.cu"))
 
 
+@covers("Kernels and memory", "__syncthreads in for / while / do-while / if (block-uniform)",
+        "__syncthreads in a __device__ function", "extern __shared__ (dynamic shared memory)",
+        "2-D __shared__ tiles", "early return before and after barriers", "2-D and 3-D grids and blocks",
+        "kernel template with a non-type parameter", "struct parameters with member functions",
+        "__device__ functions reading threadIdx", "__constant__ with cudaMemcpyToSymbol")
 @pytest.mark.parametrize("cu", CORPUS, ids=[f"{c.parent.name}/{c.stem}" for c in CORPUS])
 def test_corpus_program_passes_through_the_split_lowering(cu, tmp_path):
     result, run, _ = translate_build_run(cu, tmp_path)

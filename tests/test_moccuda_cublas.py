@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from coverage_table import covers
 from moccuda import build
 
 PROGRAMS = Path(__file__).resolve().parent / "moccuda_programs"
@@ -36,6 +37,11 @@ def test_library_stands_in_for_libcublas():
     assert (lib.parent / "libcublas.so.13").resolve() == lib.resolve()
 
 
+@covers("cuBLAS",
+        "cublasCreate", "cublasDestroy", "cublasDgemm", "cublasGemmEx", "cublasGetMathMode",
+        "cublasGetPointerMode", "cublasGetStatusName", "cublasGetStream", "cublasGetVersion", "cublasSaxpy",
+        "cublasSdot", "cublasSetMathMode", "cublasSetPointerMode", "cublasSetStream", "cublasSgemm",
+        "cublasSgemmStridedBatched", "cublasSgemv", "cublasSnrm2", "cublasSscal")
 def test_cublas_checks(tmp_path):
     lib = build.build("cublas")
     exe = tmp_path / "cublas_checks"

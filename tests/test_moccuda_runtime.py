@@ -15,6 +15,7 @@ from pathlib import Path
 import clang.cindex as ci
 import pytest
 
+from coverage_table import covers
 from moccuda import build
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +77,21 @@ SECTIONS = {
 }
 
 
+# The runtime calls runtime_checks.cpp exercises (tests/coverage_table.py, docs/COVERAGE.md).
+@covers("Runtime API (C level)",
+        "cudaDeviceGetAttribute", "cudaDeviceGetCacheConfig", "cudaDeviceGetLimit", "cudaDeviceGetStreamPriorityRange", "cudaDeviceReset",
+        "cudaDeviceSetCacheConfig", "cudaDeviceSetLimit", "cudaDeviceSynchronize", "cudaEventCreate", "cudaEventCreateWithFlags",
+        "cudaEventDestroy", "cudaEventElapsedTime", "cudaEventQuery", "cudaEventRecord", "cudaEventSynchronize",
+        "cudaFree", "cudaFreeHost", "cudaFuncSetAttribute", "cudaFuncSetCacheConfig", "cudaGetDevice",
+        "cudaGetDeviceCount", "cudaGetDeviceProperties", "cudaGetDeviceProperties_v2", "cudaGetErrorName", "cudaGetErrorString",
+        "cudaGetLastError", "cudaGetSymbolAddress", "cudaGetSymbolSize", "cudaHostAlloc", "cudaHostGetDevicePointer",
+        "cudaHostRegister", "cudaHostUnregister", "cudaLaunchHostFunc", "cudaMalloc", "cudaMallocHost",
+        "cudaMallocManaged", "cudaMallocPitch", "cudaMemGetInfo", "cudaMemcpy", "cudaMemcpy2D",
+        "cudaMemcpyAsync", "cudaMemcpyFromSymbol", "cudaMemcpyFromSymbolAsync", "cudaMemcpyToSymbol", "cudaMemset",
+        "cudaMemset2D", "cudaMemsetAsync", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaOccupancyMaxPotentialBlockSize", "cudaPeekAtLastError",
+        "cudaPointerGetAttributes", "cudaRuntimeGetVersion", "cudaSetDevice", "cudaSetDeviceFlags", "cudaStreamAddCallback",
+        "cudaStreamCreate", "cudaStreamCreateWithFlags", "cudaStreamCreateWithPriority", "cudaStreamDestroy", "cudaStreamGetFlags",
+        "cudaStreamGetPriority", "cudaStreamQuery", "cudaStreamSynchronize", "cudaStreamWaitEvent")
 @pytest.mark.parametrize("section", SECTIONS)
 def test_runtime_section(runtime_checks, section):
     run = _run(runtime_checks, section, OMP_NUM_THREADS="4")
