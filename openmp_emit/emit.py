@@ -73,6 +73,7 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
     exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
     schedule: str = "blocks"
     in_inner_region: bool = False  # nested schedule: inside a block's inner parallel region
+    team: bool = False  # the grid loop is an orphaned work-sharing loop (see emit_kernel)
 
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
         bx, by, bz = self.names.block
@@ -93,7 +94,12 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
         # Private copies: a store through a kernel's int pointer could otherwise alias a shared
         # blockDim and force gcc to reload it in every iteration.
         sizes = " firstprivate(gridDim, blockDim)"
-        if s.dynamic_shared:
+        if self.team:
+            # Every thread of the team runs this function: its locals are private already.
+            if s.dynamic_shared:
+                self.emit(f"void *const {self.names.dynamic_shared} = moccuda::dynamic_shared_memory(launch.shared_bytes);")
+            self.emit("#pragma omp for collapse(3) schedule(static)")
+        elif s.dynamic_shared:
             # One dynamic shared buffer per OpenMP thread, reused by every block and launch.
             self.emit(f"#pragma omp parallel{teams}{sizes}")
             self.emit("{")
@@ -116,7 +122,7 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
                 self.stmt(child)
         self.indent -= 1
         self.emit("}")
-        if s.dynamic_shared:
+        if s.dynamic_shared and not self.team:
             self.indent -= 1
             self.emit("}")
 
@@ -126,7 +132,10 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
         tx, ty, tz = self.names.thread
         bx, by, bz = self.names.block
         chunk, end_x = self.names.chunk, self.names.thread_end[0]
-        self.emit("#pragma omp parallel for collapse(6) schedule(static) firstprivate(gridDim, blockDim)")
+        if self.team:
+            self.emit("#pragma omp for collapse(6) schedule(static)")
+        else:
+            self.emit("#pragma omp parallel for collapse(6) schedule(static) firstprivate(gridDim, blockDim)")
         for line in block_loops[:2] + [block_loops[2][:-2]]:
             self.emit(line)
         self.emit(f"for (unsigned {tz} = 0; {tz} < blockDim.z; ++{tz})")
@@ -262,20 +271,32 @@ def _pointer_to_element(array_type: str) -> str:
     return f"{base} *"
 
 
-def kernel_signature(kernel: ir.Kernel) -> str:
+def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     params = ["moccuda::LaunchConfig launch"] + [declare(p.type, p.name) for p in kernel.params]
-    head = f"{kernel.qualifiers} " if kernel.qualifiers else ""
-    return f"{head}void {kernel.name}({', '.join(params)})"
+    head = head or (f"{kernel.qualifiers} " if kernel.qualifiers else "")
+    return f"{head}void {name or kernel.name}({', '.join(params)})"
 
 
-def emit_kernel(kernel: ir.Kernel) -> str:
+def emit_kernel(kernel: ir.Kernel, team: bool = False) -> str:
+    """The kernel as a C++ function taking the launch configuration first.
+
+    ``team``: the kernel is also launched inside parallel regions the host code opens
+    (``launch-regions``), so its grid loop is an orphaned work-sharing loop in a function
+    ``NAME__team`` that every thread of a team calls, and ``NAME`` opens a region around it."""
     used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
-    printer = KernelPrinter(names=LoopNames.avoiding(used))
-    if kernel.template:
-        printer.emit(kernel.template)
-    printer.emit(kernel_signature(kernel))
-    printer.emit("{")
-    printer.indent += 1
+    printer = KernelPrinter(names=LoopNames.avoiding(used), team=team)
+    args = ", ".join(["launch"] + [p.name for p in kernel.params])
+    if team:
+        printer.emit(f"{kernel_signature(kernel, team_function_name(kernel.name), 'static ')}")
+        printer.emit("{")
+        printer.indent += 1
+        printer.emit("// Run by every thread of a team: the grid loop is shared among them.")
+    else:
+        if kernel.template:
+            printer.emit(kernel.template)
+        printer.emit(kernel_signature(kernel))
+        printer.emit("{")
+        printer.indent += 1
     printer.emit("if (!moccuda::launch_begin(launch)) return;")
     printer.emit("const dim3 gridDim = launch.grid;")
     printer.emit("const dim3 blockDim = launch.block;")
@@ -283,7 +304,29 @@ def emit_kernel(kernel: ir.Kernel) -> str:
     printer.emit("moccuda::launch_end(launch);")
     printer.indent -= 1
     printer.emit("}")
+    if team:
+        printer.emit("")
+        printer.emit(kernel_signature(kernel))
+        printer.emit("{")
+        printer.indent += 1
+        printer.emit("#pragma omp parallel")
+        printer.emit(f"{team_function_name(kernel.name)}({args});")
+        printer.indent -= 1
+        printer.emit("}")
     return _fix_pragmas(printer.text())
+
+
+def team_function_name(kernel_name: str) -> str:
+    return f"{kernel_name}__team"
+
+
+def can_run_in_team(kernel: ir.Kernel) -> bool:
+    """The kernel can be a work-sharing loop inside a region opened elsewhere: a plain grid loop
+    (no launch-level code, which every thread would repeat), scheduled blocks or flat, not a
+    template (its launches would need the template arguments renamed too)."""
+    grid = ir.grid_loop(kernel)
+    return (grid is not None and kernel.body is grid and grid.schedule in ("blocks", "flat")
+            and not kernel.template)
 
 
 def _fix_pragmas(text: str) -> str:

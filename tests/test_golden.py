@@ -30,7 +30,7 @@ def test_golden(cu: Path, request, tmp_path):
 #: Cases translated under a non-default schedule too (golden NAME.SCHEDULE.expected.cpp): the
 #: blocks form of a kernel auto makes flat, and the nested form with its fused inner region.
 SCHEDULE_CASES = [("vecadd", "blocks"), ("vecadd", "nested"), ("reverse_shared", "nested"),
-                  ("dynamic_shared_2d", "nested")]
+                  ("dynamic_shared_2d", "nested"), ("launch_regions", "blocks")]
 
 
 @pytest.mark.parametrize("name, schedule", SCHEDULE_CASES, ids=[f"{n}-{s}" for n, s in SCHEDULE_CASES])

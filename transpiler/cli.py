@@ -17,7 +17,8 @@ from transpiler.nvcc_flags import UsageError, help_text, parse_args
 def _explain_text(explain: dict) -> str:
     lines = []
     for k in explain.get("kernels", []):
-        lines.append(f"kernel {k['name']} (line {k['line']}): lowering {k['lowering']}")
+        schedule = f", schedule {k['schedule']}" if k.get("schedule") else ""
+        lines.append(f"kernel {k['name']} (line {k['line']}): lowering {k['lowering']}{schedule}")
         for b in k["barriers"]:
             lines.append(f"  barrier at {b['line']}:{b['column']}: {b['action']} ({b['reason']})")
         for kv in k["kept_values"]:
@@ -25,6 +26,8 @@ def _explain_text(explain: dict) -> str:
             lines.append(f"  values kept across the barrier at line {kv['barrier_line']}: {names}")
         for h in k["hoisted"]:
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}: {h['text']}")
+    for r in explain.get("regions", []):
+        lines.append(f"line {r['line']}: one parallel region ({r['kind']}) for {r['launches']} kernel launches")
     for r in explain.get("host_rewrites", []):
         lines.append(f"{r['file']}:{r['line']}:{r['column']}: host check rewritten for CPU tensors: "
                      f"{r['from']} -> {r['to']}")
@@ -67,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     if inv.explain == "json":
-        merged = {"kernels": [k for e in explains for k in e.get("kernels", [])]}
+        merged = {"kernels": [k for e in explains for k in e.get("kernels", [])],
+                  "regions": [r for e in explains for r in e.get("regions", [])]}
         rewrites = [r for e in explains for r in e.get("host_rewrites", [])]
         if rewrites:
             merged["host_rewrites"] = rewrites

@@ -61,6 +61,8 @@ class PassContext:
     lowering: str = "auto"
     #: The OpenMP schedule asked for (``openmp_emit.schedule``): auto, blocks, flat or nested.
     schedule: str = "auto"
+    #: Whether ``launch-regions`` ran: host launches may then share parallel regions.
+    launch_regions: bool = False
     #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
     #: barrier passes read what a called function accesses); overloaded names are left out.
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
@@ -148,6 +150,7 @@ PIPELINE_ORDER = (
     "guard-folding",
     "thread-simd",
     "schedule",
+    "launch-regions",
 )
 
 

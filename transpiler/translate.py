@@ -26,7 +26,7 @@ from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
 from cuda_front.convert import BUILTIN_VARS, Converter, location, template_header
 from cuda_front.parse import ParsedUnit, parse_file
-from openmp_emit import emit, fiber_emit, skeleton
+from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
 from transpiler import __version__, ir, torch_host
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
@@ -184,8 +184,10 @@ def _extent(cursor: ci.Cursor) -> tuple[str, int, int]:
     return ext.start.file.name, ext.start.offset, ext.end.offset
 
 
-def launch_edits(unit: ParsedUnit, name: str, data: bytes) -> list[Edit]:
-    """``k<<<g, b, s, st>>>(args)`` becomes ``k(moccuda::LaunchConfig(g, b, s, st), args)``."""
+def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tuple[str, int]] = frozenset()) -> list[Edit]:
+    """``k<<<g, b, s, st>>>(args)`` becomes ``k(moccuda::LaunchConfig(g, b, s, st), args)``; inside
+    a region of ``launch-regions`` (``team_launches``: file and end offset of the kernel's name),
+    ``k__team(...)``, the work-sharing form."""
     if b"<<<" not in data:
         return []
     file = unit.tu.get_file(name)
@@ -205,7 +207,11 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes) -> list[Edit]:
         config = data[tok.extent.end.offset:tokens[j].extent.start.offset].decode()
         has_args = j + 2 < len(tokens) and tokens[j + 2].spelling != ")"
         text = f"(moccuda::LaunchConfig({config.strip()})" + (", " if has_args else "")
-        edits.append(Edit(tok.extent.start.offset, tokens[j + 1].extent.end.offset, text))
+        start = tok.extent.start.offset
+        if i > 0 and (name, tokens[i - 1].extent.end.offset) in team_launches:
+            start = tokens[i - 1].extent.end.offset
+            text = emit.team_function_name("") + text
+        edits.append(Edit(start, tokens[j + 1].extent.end.offset, text))
         i = j + 2
     return edits
 
@@ -215,12 +221,24 @@ def _tok_loc(tok) -> SourceLoc:
     return SourceLoc(loc.file.name if loc.file else "?", loc.line, loc.column)
 
 
-def prototype_text(cursor: ci.Cursor) -> str:
+def prototype_text(cursor: ci.Cursor, team: bool = False) -> str:
     params = []
     for p in cursor.get_children():
         if p.kind == K.PARM_DECL:
             params.append(declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
+    if team:
+        return emit.kernel_declaration(emit.team_function_name(cursor.spelling), params, "", "static")
     return emit.kernel_declaration(cursor.spelling, params, template_header(cursor), "")
+
+
+def _launch_regions(unit: ParsedUnit, scan: UnitScan, program: ir.Program, ctx: PassContext):
+    """The host regions of ``launch-regions`` and the kernels launched in them."""
+    if not ctx.launch_regions:
+        return [], set()
+    names = [k.name for k in program.kernels]
+    candidates = {k.name for k in program.kernels if emit.can_run_in_team(k) and names.count(k.name) == 1}
+    regions = launch_regions.find_regions(unit.tu, scan.files, candidates)
+    return regions, {launch_regions.launched_kernel(c) for r in regions for c in r.launches}
 
 
 def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
@@ -293,12 +311,19 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}
+    regions, team_kernels = _launch_regions(unit, scan, program, ctx)
+    for region in regions:
+        edits.setdefault(region.file, []).extend(Edit(at, at, text) for at, text in region.insertions)
+    team_launches = {(region.file, launch_regions.callee_end(c)) for region in regions for c in region.launches}
     for cursor, kernel in zip(scan.kernels, program.kernels):
         file, start, end = _extent(cursor)
-        edits.setdefault(file, []).append(Edit(start, end, emit.emit_kernel(kernel)))
+        edits.setdefault(file, []).append(Edit(start, end, emit.emit_kernel(kernel, team=kernel.name in team_kernels)))
     for cursor in scan.kernel_prototypes:
         file, start, end = _extent(cursor)
-        edits.setdefault(file, []).append(Edit(start, end, prototype_text(cursor)))
+        text = prototype_text(cursor)
+        if cursor.spelling in team_kernels:
+            text = prototype_text(cursor, team=True) + ";\n" + text
+        edits.setdefault(file, []).append(Edit(start, end, text))
     translated = iter(program.device_functions)
     for name, overloads in scan.device_functions.items():
         for cursor in overloads:
@@ -309,7 +334,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
             elif name in needs:
                 edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated))))
     for name in list(scan.files):
-        found = launch_edits(unit, name, _file_bytes(scan, name))
+        found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:
             edits.setdefault(name, []).extend(found)
     # PyTorch extensions: host checks for CUDA tensors accept the CPU tensors standing in for them.
@@ -342,7 +367,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     runtime_includes = f"#include <{fiber_emit.FIBERS_HEADER}>\n" if fiber_emit.uses_fibers(program) else ""
     source = skeleton.render("translation_unit.cpp.j2", version=__version__,
                              source_name=os.path.basename(main), body=body, runtime_includes=runtime_includes)
-    explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports]}
+    explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports],
+               "regions": [r.as_json() for r in regions]}
     if host_rewrites:
         explain["host_rewrites"] = [r.as_json() for r in host_rewrites]
     include_dirs = sorted({os.path.dirname(os.path.abspath(f)) for f in inlined})
