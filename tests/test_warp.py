@@ -15,6 +15,7 @@ from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from transpiler import ir
 from transpiler.diagnostics import CompileError
+from transpiler.options import TranslateOptions
 from transpiler.translate import translate_file
 
 WARP = PROGRAMS / "warp"
@@ -88,6 +89,15 @@ def test_legacy_volatile_warp_reduction(tmp_path):
         "warp loop nested in a condition uniform per warp", "shuffle after lanes returned early")
 def test_divergent_warp_code(tmp_path):
     run_program("divergent", tmp_path)
+
+
+def test_warp_code_with_parallel_threads(tmp_path):
+    """The default schedule runs blocks in parallel and a block's threads serially; with the threads
+    in parallel too (schedule "nested") each phase B must still see every lane's phase A.  ("flat"
+    does not apply: it needs a single thread loop.)"""
+    result, run, _ = translate_build_run(WARP / "divergent.cu", tmp_path, TranslateOptions(schedule="nested"))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
+    assert [k["schedule"] for k in result.explain["kernels"]] == ["nested"]
 
 
 # ------------------------------------------------------------------------------------- errors
