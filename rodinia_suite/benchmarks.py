@@ -50,21 +50,21 @@ def _b(name: str, test: str, quick: str, full: str, **tolerance) -> Benchmark:
 #: In the order the suite runs them.
 BENCHMARKS: tuple[Benchmark, ...] = (
     _b("nn", "5000 10", "2000000 10", "40000000 10"),
-    _b("gaussian", "64", "512", "2048", rtol=1e-4),
+    _b("gaussian", "64", "512", "1024", rtol=1e-4),
     _b("bfs", "5000 4", "1000000 6", "8000000 6"),
-    _b("srad_v2", "64 64 4", "1024 1024 20", "4096 4096 40", rtol=1e-4),
+    _b("srad_v2", "64 64 4", "1024 1024 20", "2048 2048 40", rtol=1e-4),
     _b("backprop", "1024", "1048576", "16777216", rtol=1e-4, atol=1e-6),
-    _b("hotspot", "50 70 7 2", "1024 1024 40 2", "4096 4096 60 2", rtol=1e-5),
+    _b("hotspot", "50 70 7 2", "1024 1024 40 2", "2048 2048 60 2", rtol=1e-5),
     _b("kmeans", "2000 8 5 3", "200000 16 8 10", "1000000 34 5 20", rtol=1e-5),
     # Blocked against unblocked elimination: the sums run in a different order.
     _b("lud", "64", "512", "2048", rtol=1e-4, atol=1e-6),
-    _b("nw", "64 10", "2048 10", "8192 10"),
+    _b("nw", "64 10", "2048 10", "4096 10"),
     _b("lavaMD", "3", "12", "24", rtol=1e-4, atol=1e-5),
     _b("pathfinder", "30 1000 10", "500 100000 20", "1000 1000000 20"),
-    _b("b+tree", "5000 1000", "1000000 200000", "4000000 1000000"),
+    _b("b+tree", "5000 1000", "1000000 200000", "4000000 500000"),
     # Same arithmetic per cell in both versions, float and double outputs.
     _b("cfd", "16 16 3", "128 128 10", "256 256 20", rtol=1e-5, atol=1e-6),
-    _b("hotspot3D", "32 16 4 3", "256 256 16 20", "512 512 32 40", rtol=1e-5),
+    _b("hotspot3D", "32 16 4 3", "256 256 16 20", "512 512 32 20", rtol=1e-5),
     # Weights in double; the sums run in a different order (block trees against a reduction).
     _b("particlefilter", "64 64 4 1000", "128 128 10 5000", "256 256 10 20000", rtol=1e-9, atol=1e-9),
     # The image's sums: float trees of 512 against a double reduction.
