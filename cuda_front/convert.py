@@ -20,6 +20,7 @@ After (IR)::
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import clang.cindex as ci
@@ -84,6 +85,10 @@ class Converter:
 
     def __init__(self) -> None:
         self.symbols: dict[int, ir.Symbol] = {}
+        # typedef / using names declared in the function being converted, and the types they
+        # name.  The declarations are not kept (the barrier lowering may split their scope), so
+        # every type spelled with one is written with what it names instead.
+        self.local_aliases: dict[str, str] = {}
 
     # ---------------------------------------------------------------------------- functions
 
@@ -112,10 +117,19 @@ class Converter:
         return tuple(params)
 
     def function_body(self, cursor: ci.Cursor) -> ir.Block:
+        self.local_aliases = {}
         for child in cursor.get_children():
             if child.kind == K.COMPOUND_STMT:
                 return self.block(child)
         raise CompileError([error(location(cursor), f"'{cursor.spelling}' has no body")])
+
+    def type_text(self, spelling: str) -> str:
+        """``spelling`` with the function's local typedef/using names replaced by their types
+        (whole identifiers only, not members or qualified names such as ``Traits::real``)."""
+        if not self.local_aliases:
+            return spelling
+        pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_aliases)) + r")\b(?!\s*::)"
+        return re.sub(pattern, lambda m: self.local_aliases[m.group(1)], spelling)
 
     # ---------------------------------------------------------------------------- statements
 
@@ -139,7 +153,13 @@ class Converter:
         if kind == K.COMPOUND_STMT:
             return [self.block(cursor)]
         if kind == K.DECL_STMT:
-            return [self.var_decl(c) for c in cursor.get_children() if c.kind != K.TYPE_REF]
+            decls = []
+            for child in cursor.get_children():
+                if child.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                    self.local_aliases[child.spelling] = self.type_text(child.underlying_typedef_type.spelling)
+                elif child.kind != K.TYPE_REF:
+                    decls.append(self.var_decl(child))
+            return decls
         if kind == K.NULL_STMT:
             return [ir.Empty(loc=loc)]
         if kind == K.IF_STMT:
@@ -215,7 +235,7 @@ class Converter:
             init = self.expr(init_cursor)
         sym = symbol_id(cursor)
         kind = "shared" if storage.startswith("shared") else "local"
-        type_spelling = cursor.type.spelling
+        type_spelling = self.type_text(cursor.type.spelling)
         if type_spelling.startswith("auto") and init is None:
             raise unsupported(loc, "an 'auto' declaration without an initializer")
         self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)
@@ -314,7 +334,7 @@ class Converter:
             return ir.Conditional(c, t, e, loc=loc)
         if kind in _CAST_STYLES:
             operand = [c for c in children if c.kind != K.TYPE_REF and c.kind != K.TEMPLATE_REF]
-            return ir.Cast(cursor.type.spelling, self.expr(operand[-1]), _CAST_STYLES[kind], loc=loc)
+            return ir.Cast(self.type_text(cursor.type.spelling), self.expr(operand[-1]), _CAST_STYLES[kind], loc=loc)
         if kind == K.CXX_FUNCTIONAL_CAST_EXPR:
             return self.functional_cast(cursor, children)
         if kind == K.INIT_LIST_EXPR:
@@ -348,7 +368,7 @@ class Converter:
             return self.expr_or_none(exprs[0])
         if any(c.kind == K.TYPE_REF for c in children) and len(exprs) <= 1:
             # T(x) on a dependent type inside a template (CXXUnresolvedConstructExpr).
-            type_text = _type_ref_text(cursor)
+            type_text = self.type_text(_type_ref_text(cursor))
             args = tuple(self.expr(c) for c in exprs)
             if type_text:
                 return ir.Construct(type_text, args, loc=location(cursor))
@@ -369,7 +389,7 @@ class Converter:
             sym = symbol_id(ref)
             if sym not in self.symbols:
                 self.symbols[sym] = ir.Symbol(sym, name, ref.type.spelling, _global_kind(ref), location(ref))
-        return ir.Name(_qualified_name(cursor), sym, loc=loc)
+        return ir.Name(self.type_text(_qualified_name(cursor)), sym, loc=loc)
 
     def member(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
@@ -420,7 +440,10 @@ class Converter:
         callee_cursor = callee_cursors[0]
         if callee_cursor.kind == K.TYPE_REF:
             # T(x) on a dependent type inside a template: a construction (or a conversion).
-            return ir.Construct(callee_cursor.spelling, args, loc=loc)
+            # libclang lists its operands as children, not as call arguments.
+            operands = args or tuple(self.expr(c) for c in children[1:]
+                                     if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF))
+            return ir.Construct(self.type_text(callee_cursor.spelling), operands, loc=loc)
         callee = self.expr(callee_cursor)
         if isinstance(callee, ir.Name):
             if callee.name in UNSUPPORTED_CALLS:
@@ -431,7 +454,7 @@ class Converter:
         return ir.IndirectCall(callee, args, loc=loc)
 
     def constructor_call(self, cursor: ci.Cursor, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:
-        type_name = cursor.type.spelling
+        type_name = self.type_text(cursor.type.spelling)
         # A copy or move of a value of the same class is written as the value itself.
         if len(args) == 1:
             only = list(cursor.get_arguments())[0]
@@ -442,7 +465,7 @@ class Converter:
     def functional_cast(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
         exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
-        type_name = cursor.type.spelling
+        type_name = self.type_text(cursor.type.spelling)
         if len(exprs) == 1:
             inner = exprs[0]
             while inner.kind == K.UNEXPOSED_EXPR and len(list(inner.get_children())) == 1:
@@ -471,7 +494,7 @@ class Converter:
         if exprs:
             return ir.SizeOf(op, operand=self.expr(exprs[0]), loc=loc)
         # sizeof(type): the written type is the text between the parentheses.
-        return ir.SizeOf(op, type=tokens_text(list(cursor.get_tokens())[2:-1]), loc=loc)
+        return ir.SizeOf(op, type=self.type_text(tokens_text(list(cursor.get_tokens())[2:-1])), loc=loc)
 
     def literal_text(self, cursor: ci.Cursor) -> str:
         tokens = list(cursor.get_tokens())

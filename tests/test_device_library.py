@@ -177,3 +177,10 @@ def test_launch_kernel_ex_from_an_nvcc_built_program(tmp_path):
         "cooperative-groups tile reduce + atomicAdd(double) in one kernel")
 def test_mixed_program(tmp_path):
     assert_passes(run_program("mixed", tmp_path))
+
+
+@covers("C++ in device code", "local typedef in a kernel", "local using alias in a kernel",
+        "dependent local typedef (typename Traits<T>::value_type)", "sizeof(local alias)",
+        "T(x) conversion on a template parameter")
+def test_local_type_aliases_and_dependent_conversions(tmp_path):
+    assert_passes(run_program("templates_typedefs", tmp_path))
