@@ -84,11 +84,51 @@ def _split_top_level(text: str) -> list[str]:
     return parts + [last] if last else parts
 
 
-def specialize(fn: ir.DeviceFunction, call: ir.Call) -> ir.DeviceFunction:
+def _plain_type(type_: str) -> str:
+    for qualifier in ("const ", "volatile "):
+        type_ = type_.replace(qualifier, "")
+    return type_.rstrip("&").strip()
+
+
+def _argument_type(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> str | None:
+    """The type a by-value template parameter deduces from ``e``, when the IR tells it exactly: a
+    variable, an element of a pointer or array variable, a cast; else None."""
+    if isinstance(e, ir.Name) and e.sym in symbols:
+        type_ = _plain_type(symbols[e.sym].type)
+        return None if "[" in type_ or "(" in type_ else type_
+    if isinstance(e, ir.Cast):
+        return _plain_type(e.type)
+    if isinstance(e, ir.Index) and isinstance(e.base, ir.Name) and e.base.sym in symbols:
+        base = _plain_type(symbols[e.base.sym].type)
+        if "[" in base:
+            element = base[:base.index("[")].strip()
+            rest = base[base.index("]") + 1:]
+            return None if rest else _plain_type(element)
+        if base.endswith("*") and "(" not in base:
+            return _plain_type(base[:-1])
+    return None
+
+
+def _deduce(fn: ir.DeviceFunction, call: ir.Call, names: list[str], symbols: dict[int, ir.Symbol]) -> dict[str, str]:
+    """Type parameters deduced from the call's arguments: a function parameter declared ``T`` (by
+    value, possibly const) takes the type of its argument, when the IR knows it exactly."""
+    args = call.args[len(call.args) - len(fn.params):] if len(call.args) >= len(fn.params) else call.args
+    deduced: dict[str, str] = {}
+    for param, arg in zip(fn.params, args):
+        declared = param.type.replace("const ", "").strip()
+        if declared in names and declared not in deduced:
+            found = _argument_type(arg, symbols)
+            if found is not None:
+                deduced[declared] = found
+    return deduced
+
+
+def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbol]) -> ir.DeviceFunction:
     """A function template as the call instantiates it, for inlining: the template arguments the
-    call writes (``warp_sum<float>(v)``) replace the parameters in every type spelling, and a
-    non-type parameter's uses become its value.  Deduced arguments are not known here (the IR has
-    no types): such a call is a located error asking for them."""
+    call writes (``warp_sum<float>(v)``), or those deduced from arguments whose type the IR knows
+    exactly (a variable ``v`` declared ``float``), replace the parameters in every type spelling,
+    and a non-type parameter's uses become its value.  Otherwise the call is a located error
+    asking for the arguments."""
     header = fn.template.strip()
     params = _split_top_level(header[header.index("<") + 1:header.rindex(">")])
     names = [p.split("=", 1)[0].split()[-1] for p in params]
@@ -96,8 +136,15 @@ def specialize(fn: ir.DeviceFunction, call: ir.Call) -> ir.DeviceFunction:
         raise unsupported(call.loc, f"inlining the variadic function template '{call.func}', which synchronizes")
     written = call.func[call.func.index("<") + 1:call.func.rindex(">")] if "<" in call.func else ""
     args = _split_top_level(written)
+    deduced = _deduce(fn, call, names, symbols)
     defaults = [p.split("=", 1)[1].strip() if "=" in p else None for p in params]
-    args += [d for d in defaults[len(args):] if d is not None]
+    for name, default in list(zip(names, defaults))[len(args):]:
+        if name in deduced:
+            args.append(deduced[name])
+        elif default is not None:
+            args.append(default)
+        else:
+            break
     if len(args) != len(names):
         raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes, with "
                           "deduced template arguments (write them: "
@@ -244,7 +291,7 @@ class Inliner:
             raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes: it is overloaded or "
                               "its body could not be read")
         if fn.template:
-            return specialize(fn, call)
+            return specialize(fn, call, self.ctx.symbols)
         if "<" in call.func:
             raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes")
         return fn

@@ -69,7 +69,7 @@ def test_cooperative_groups(tmp_path):
 
 
 @covers("Warp shuffles", "warp-shuffle block reduction in __device__ functions",
-        "warp collective in a __device__ function template (explicit template arguments)",
+        "warp collective in a __device__ function template (explicit or deduced from a variable)",
         "warp-per-row loop (trip count differs between warps)", "warpSize")
 def test_block_reduction_as_people_write_it(tmp_path):
     run_program("block_reduce", tmp_path)
@@ -132,13 +132,14 @@ def test_untranslatable_warp_code_is_a_located_error(tmp_path, body, line, what)
     assert f"t.cu:{line + 2}:" in message, message
 
 
-@covers("Warp shuffles", "warp collective in a __device__ function template called with deduced arguments",
-        status="not supported", note="located error asking for explicit template arguments, which translate")
-def test_collective_in_a_device_function_template_with_deduced_arguments_is_a_located_error(tmp_path):
+@covers("Warp shuffles", "warp collective in a __device__ function template, arguments deduced from an expression",
+        status="not supported", note="located error asking for explicit template arguments (deduction from a "
+                                     "variable or an array element works)")
+def test_collective_in_a_device_function_template_with_undeducible_arguments_is_a_located_error(tmp_path):
     message = _error(tmp_path, "template <typename T>\n__device__ T warp_sum(T v) {\n"
                                "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
                                "  return v;\n}\n"
-                               "__global__ void k(float *a) {\n  a[threadIdx.x] = warp_sum(a[threadIdx.x]);\n}\n")
+                               "__global__ void k(float *a) {\n  a[threadIdx.x] = warp_sum(a[threadIdx.x] * 2.0f);\n}\n")
     assert "t.cu:7:" in message and "warp_sum<T>(...)" in message, message
 
 

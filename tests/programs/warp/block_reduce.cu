@@ -55,7 +55,7 @@ __global__ void row_sums(const int *m, int rows, int cols, int *out)
         int s = 0;
         for (int c = lane; c < cols; c += lanes)
             s += m[r * cols + c];
-        s = warp_sum<int>(s);
+        s = warp_sum(s);                   // T deduced from s
         if (lane == 0)
             out[r] = s;
     }
