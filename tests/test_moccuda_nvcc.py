@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from coverage_table import covers
 from moccuda import build
 from moccuda.cli import needed_libraries, static_cudart_reason
 
@@ -62,6 +63,8 @@ def test_cudart_stand_in_is_versioned_like_cudas():
         assert f" {name}@@libcudart.so.13" in symbols, name
 
 
+@covers("nvcc-built programs (moccuda run)", "nvcc -cudart shared program with a kernel from a kernel library",
+        "__cudaRegisterFatBinary / __cudaRegisterFunction / __cudaLaunchKernel")
 def test_vecadd_runs_on_the_cpu(vecadd):
     app, kernels = vecadd
     run = _moccuda("run", "--kernels", kernels, "--", app, LD_DEBUG="libs")
@@ -73,6 +76,8 @@ def test_vecadd_runs_on_the_cpu(vecadd):
     assert loaded and all(str(build.library_dir()) in line for line in loaded), loaded
 
 
+@covers("nvcc-built programs (moccuda run)", "kernel missing from the kernel library",
+        note="the launch fails with cudaErrorInvalidDeviceFunction, naming the kernel")
 def test_missing_kernel_is_a_clean_launch_error(vecadd):
     app, kernels = vecadd
     run = _moccuda("run", "--kernels", kernels, "--", app, "also-missing")
@@ -90,6 +95,8 @@ def test_without_a_kernel_library_every_launch_fails_cleanly(vecadd):
     assert "_Z4vaddPKfS0_Pfi" in run.stderr and "MOCCUDA_KERNELS" in run.stderr
 
 
+@covers("nvcc-built programs (moccuda run)", "statically linked cudart", status="not supported",
+        note="detected; moccuda run says why")
 def test_static_cudart_is_detected(tmp_path):
     app = tmp_path / "static_vecadd"
     _check([NVCC, "-o", app, PROGRAMS / "vecadd.cu"])  # nvcc's default: -cudart static
@@ -105,6 +112,8 @@ def test_info_names_the_device_and_libraries():
     assert "Tesla V100" in run.stdout and "libcudart.so.13" in run.stdout
 
 
+@covers("nvcc-built programs (moccuda run)", "__cudaRegisterVar (__device__ variable)",
+        "streams and events", "--default-stream per-thread (_ptsz / _ptds entry points)")
 @pytest.mark.parametrize("default_stream", ["legacy", "per-thread"])
 def test_reduction_device_variable_streams_and_events(tmp_path, default_stream):
     """A shared-memory reduction with barriers reading a __device__ variable set with
@@ -124,6 +133,7 @@ def test_reduction_device_variable_streams_and_events(tmp_path, default_stream):
     assert run.stdout.strip().endswith("PASS")
 
 
+@covers("nvcc-built programs (moccuda run)", "cuBLAS SGEMM (libcublas.so.13 stand-in)")
 def test_cublas_sgemm_under_nvcc(tmp_path):
     """An nvcc-built program calling cublasSgemm (imported @libcublas.so.13) gets MocCUDA's cuBLAS.
     nvcc compiles against MocCUDA's cublas_v2.h alone (copied apart, so that it finds CUDA's own
