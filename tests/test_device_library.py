@@ -84,7 +84,8 @@ def test_math_intrinsics(tmp_path):
         "__low2half", "__high2half", "atomicAdd(__half)", "__nv_bfloat16 (cuda_bf16.h)", "__float2bfloat16",
         "__bfloat162float", "__bfloat16_as_ushort", "__hadd(__nv_bfloat16)", "__hfma(__nv_bfloat16)",
         "__nv_bfloat16 operators", "atomicAdd(__nv_bfloat16)",
-        "__shared__ __half / __half2 arrays across __syncthreads")
+        "__shared__ __half / __half2 arrays across __syncthreads", "__float2half_rz", "__float2half_ru",
+        "__float2half_rd", "__hmax_nan", "h2sqrt", "__heq2", "__hblt2")
 @covers("Vector types", "float3 with user-defined operator+ / operator* / operator+=",
         "user-defined make_float3(float) overload", "int2 with user-defined operator-")
 def test_half_precision_and_vector_operators(tmp_path):

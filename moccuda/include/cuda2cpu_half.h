@@ -179,6 +179,42 @@ typedef __nv_bfloat162 nv_bfloat162;
     MOCCUDA_HD float __low2float(T2 a) { return (float)a.x; }                                       \
     MOCCUDA_HD float __high2float(T2 a) { return (float)a.y; }                                      \
     MOCCUDA_HD float2 __half22float2(T2 a) { return make_float2((float)a.x, (float)a.y); }          \
+    MOCCUDA_HD T __hadd_rn(T a, T b) { return a + b; }                                              \
+    MOCCUDA_HD T __hsub_rn(T a, T b) { return a - b; }                                              \
+    MOCCUDA_HD T __hmul_rn(T a, T b) { return a * b; }                                              \
+    MOCCUDA_HD T __hmax_nan(T a, T b) { return __hisnan(a) || __hisnan(b) ? T(NAN) : __hmax(a, b); } \
+    MOCCUDA_HD T __hmin_nan(T a, T b) { return __hisnan(a) || __hisnan(b) ? T(NAN) : __hmin(a, b); } \
+    MOCCUDA_HD T __hfma_relu(T a, T b, T c)                                                         \
+    {                                                                                               \
+        T r = __hfma(a, b, c);                                                                      \
+        return __hisnan(r) ? r : __hmax(r, T(0.0f));                                                \
+    }                                                                                               \
+    /* Lane-wise comparisons: 1.0 or 0.0 per lane (__heq2 ...), or whether both hold (__hbeq2 ...). */ \
+    MOCCUDA_HD T2 __heq2(T2 a, T2 b) { return T2(T(a.x == b.x ? 1.0f : 0.0f), T(a.y == b.y ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD T2 __hne2(T2 a, T2 b) { return T2(T(a.x != b.x ? 1.0f : 0.0f), T(a.y != b.y ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD T2 __hlt2(T2 a, T2 b) { return T2(T(a.x < b.x ? 1.0f : 0.0f), T(a.y < b.y ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD T2 __hle2(T2 a, T2 b) { return T2(T(a.x <= b.x ? 1.0f : 0.0f), T(a.y <= b.y ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD T2 __hgt2(T2 a, T2 b) { return T2(T(a.x > b.x ? 1.0f : 0.0f), T(a.y > b.y ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD T2 __hge2(T2 a, T2 b) { return T2(T(a.x >= b.x ? 1.0f : 0.0f), T(a.y >= b.y ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD T2 __hisnan2(T2 a) { return T2(T(__hisnan(a.x) ? 1.0f : 0.0f), T(__hisnan(a.y) ? 1.0f : 0.0f)); } \
+    MOCCUDA_HD bool __hbeq2(T2 a, T2 b) { return a.x == b.x && a.y == b.y; }                        \
+    MOCCUDA_HD bool __hbne2(T2 a, T2 b) { return a.x != b.x && a.y != b.y; }                        \
+    MOCCUDA_HD bool __hblt2(T2 a, T2 b) { return a.x < b.x && a.y < b.y; }                          \
+    MOCCUDA_HD bool __hble2(T2 a, T2 b) { return a.x <= b.x && a.y <= b.y; }                        \
+    MOCCUDA_HD bool __hbgt2(T2 a, T2 b) { return a.x > b.x && a.y > b.y; }                          \
+    MOCCUDA_HD bool __hbge2(T2 a, T2 b) { return a.x >= b.x && a.y >= b.y; }                        \
+    MOCCUDA_HD T2 __hadd2_sat(T2 a, T2 b) { return T2(__hadd_sat(a.x, b.x), __hadd_sat(a.y, b.y)); } \
+    MOCCUDA_HD T2 __hmul2_sat(T2 a, T2 b) { return T2(__hmul_sat(a.x, b.x), __hmul_sat(a.y, b.y)); } \
+    MOCCUDA_HD T2 h2sqrt(T2 a) { return T2(hsqrt(a.x), hsqrt(a.y)); }                               \
+    MOCCUDA_HD T2 h2rsqrt(T2 a) { return T2(hrsqrt(a.x), hrsqrt(a.y)); }                            \
+    MOCCUDA_HD T2 h2rcp(T2 a) { return T2(hrcp(a.x), hrcp(a.y)); }                                  \
+    MOCCUDA_HD T2 h2exp(T2 a) { return T2(hexp(a.x), hexp(a.y)); }                                  \
+    MOCCUDA_HD T2 h2log(T2 a) { return T2(hlog(a.x), hlog(a.y)); }                                  \
+    MOCCUDA_HD T2 h2sin(T2 a) { return T2(hsin(a.x), hsin(a.y)); }                                  \
+    MOCCUDA_HD T2 h2cos(T2 a) { return T2(hcos(a.x), hcos(a.y)); }                                  \
+    MOCCUDA_HD T2 h2floor(T2 a) { return T2(hfloor(a.x), hfloor(a.y)); }                            \
+    MOCCUDA_HD T2 h2ceil(T2 a) { return T2(hceil(a.x), hceil(a.y)); }                               \
+    MOCCUDA_HD T2 h2trunc(T2 a) { return T2(htrunc(a.x), htrunc(a.y)); }                            \
     MOCCUDA_HD T atomicAdd(T *p, T v)                                                               \
     {                                                                                               \
         return moccuda::detail::atomic_update(p, [v](T old) { return old + v; });                   \
@@ -215,6 +251,36 @@ MOCCUDA_HD short __half_as_short(__half h) { return (short)h.__x; }
 MOCCUDA_HD unsigned short __half_as_ushort(__half h) { return h.__x; }
 MOCCUDA_HD __half __short_as_half(short s) { return __half(__half_raw{(unsigned short)s}); }
 MOCCUDA_HD __half __ushort_as_half(unsigned short s) { return __half(__half_raw{s}); }
+MOCCUDA_HD __half __short2half_rn(short i) { return __half(i); }
+MOCCUDA_HD __half __ushort2half_rn(unsigned short i) { return __half(i); }
+MOCCUDA_HD __half __ll2half_rn(long long i) { return __half(i); }
+MOCCUDA_HD short __half2short_rn(__half h) { return (short)__float2int_rn((float)h); } /* |h| < 65520 */
+MOCCUDA_HD long long __half2ll_rn(__half h) { return __float2ll_rn((float)h); }
+/* float -> half in the other rounding modes: the nearest half on the required side. */
+MOCCUDA_HD __half __float2half_rz(float f)
+{
+    __half h(f);
+    float back = (float)h;
+    if (!(fabsf(back) > fabsf(f)))
+        return h; /* exact, toward zero already, or NaN */
+    return __half(__half_raw{(unsigned short)(h.__x - 1)}); /* one step toward zero (also from inf) */
+}
+MOCCUDA_HD __half __float2half_rd(float f)
+{
+    __half h(f);
+    if (!((float)h > f))
+        return h;
+    return f < 0 || h.__x == 0 ? __half(__half_raw{(unsigned short)(h.__x == 0 ? 0x8001u : h.__x + 1)})
+                               : __half(__half_raw{(unsigned short)(h.__x - 1)});
+}
+MOCCUDA_HD __half __float2half_ru(float f)
+{
+    __half h(f);
+    if (!((float)h < f))
+        return h;
+    return f > 0 || h.__x == 0x8000u ? __half(__half_raw{(unsigned short)(h.__x == 0x8000u ? 0x0001u : h.__x + 1)})
+                                     : __half(__half_raw{(unsigned short)(h.__x - 1)});
+}
 
 MOCCUDA_HD __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
 MOCCUDA_HD __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
@@ -241,6 +307,11 @@ MOCCUDA_HD __nv_bfloat16 __float2bfloat16_rz(float f)
 {
     return __nv_bfloat16(__nv_bfloat16_raw{(unsigned short)(moccuda::detail::float_bits(f) >> 16)});
 }
+MOCCUDA_HD __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a) { return a.x; }
+MOCCUDA_HD __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a) { return a.y; }
+MOCCUDA_HD __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return __nv_bfloat162(a, a); }
+MOCCUDA_HD __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat162(a, b); }
+MOCCUDA_HD float2 __bfloat1622float2(__nv_bfloat162 a) { return make_float2((float)a.x, (float)a.y); }
 /* Between the two 16-bit types, through float (exact: every half value is a float value). */
 MOCCUDA_HD __nv_bfloat16 __half2bfloat16(__half h) { return __nv_bfloat16((float)h); }
 

@@ -76,6 +76,32 @@ __global__ void particles(const float3 *pos, const float3 *vel, float3 *out, flo
     diff[i] = make_int2(i, 2 * i) - make_int2(1, 1);
 }
 
+// Directed float -> half conversions and some lane-wise pair functions.
+struct HalfExtras {
+    unsigned short rz, rd, ru, max_nan, sqrt2_lo, sqrt2_hi, eq2_lo, eq2_hi;
+    int both_less;
+};
+
+__global__ void half_extras(const float *in, HalfExtras *r, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = in[i];
+    HalfExtras o;
+    o.rz = __half_as_ushort(__float2half_rz(x));
+    o.rd = __half_as_ushort(__float2half_rd(x));
+    o.ru = __half_as_ushort(__float2half_ru(x));
+    o.max_nan = __half_as_ushort(__hmax_nan(__float2half(x), __float2half(i % 3 == 0 ? NAN : 1.0f)));
+    __half2 a = __floats2half2_rn(fabsf(x), 4.0f), b = __floats2half2_rn(fabsf(x), 5.0f);
+    __half2 s = h2sqrt(a), e = __heq2(a, b);
+    o.sqrt2_lo = __half_as_ushort(__low2half(s));
+    o.sqrt2_hi = __half_as_ushort(__high2half(s));
+    o.eq2_lo = __half_as_ushort(__low2half(e));
+    o.eq2_hi = __half_as_ushort(__high2half(e));
+    o.both_less = __hblt2(__floats2half2_rn(x, 1.0f), __floats2half2_rn(x + 1.0f, 2.0f));
+    r[i] = o;
+}
+
 // 16-bit values in shared memory across a barrier.
 __global__ void shared_halves(const float *in, float *out)
 {
@@ -120,6 +146,25 @@ static unsigned int nearest(double v, int exp_bits, int man_bits)
         if (above < below || (above == below && (lo & 1))) ++lo;
     }
     return sign | lo;
+}
+// The largest positive binary16 encoding whose value is <= a (a >= 0), by binary search; values
+// beyond the largest finite one give it (the rounding toward zero).
+static unsigned int floor_magnitude(double a)
+{
+    unsigned int lo = 0, hi = 0x7bff;
+    while (lo < hi) {
+        unsigned int mid = (lo + hi + 1) / 2;
+        if (decode(mid, 5, 10) <= a) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+// Directed rounding of v to binary16: 0 toward zero, 1 up, 2 down.
+static unsigned int directed_half(double v, int mode)
+{
+    unsigned int sign = v < 0 ? 0x8000u : 0u, low = floor_magnitude(std::fabs(v));
+    bool exact = decode(low, 5, 10) == std::fabs(v);
+    bool away = !exact && ((mode == 1 && v > 0) || (mode == 2 && v < 0));  // round the magnitude up
+    return sign | (away ? low + 1 : low);  // low + 1 past 0x7bff is infinity (0x7c00)
 }
 static unsigned int H(double v) { return nearest(v, 5, 10); }
 static double h(unsigned int bits) { return decode(bits, 5, 10); }
@@ -176,6 +221,27 @@ int main()
     cudaMemcpy(sr, dsr, sizeof sr, cudaMemcpyDeviceToHost);
     for (int t = 0; t < 64; ++t)
         CHECK(sr[t] == sh[63 - t] + sh[t % 32] + sh[t % 32 + 32], "__shared__ __half/__half2 %d: %g", t, sr[t]);
+
+    const int m = 96;
+    float xin[m], *dxin;
+    HalfExtras ex[m], *dex;
+    for (int i = 0; i < m; ++i) xin[i] = (i % 2 ? -1.0f : 1.0f) * (0.001f + i * i * i * 0.173f);  // up to ~1.4e5: overflow too
+    cudaMalloc(&dxin, sizeof xin); cudaMalloc(&dex, sizeof ex);
+    cudaMemcpy(dxin, xin, sizeof xin, cudaMemcpyHostToDevice);
+    half_extras<<<(m + 31) / 32, 32>>>(dxin, dex, m);
+    cudaMemcpy(ex, dex, sizeof ex, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < m; ++i) {
+        double x = xin[i];
+        CHECK(ex[i].rz == directed_half(x, 0) && ex[i].ru == directed_half(x, 1) && ex[i].rd == directed_half(x, 2),
+              "__float2half_rz/ru/rd(%g): %04x %04x %04x", x, ex[i].rz, ex[i].ru, ex[i].rd);
+        unsigned int hx = H(x);
+        bool is_nan = (ex[i].max_nan & 0x7c00u) == 0x7c00u && (ex[i].max_nan & 0x3ffu);
+        CHECK(i % 3 == 0 ? is_nan : ex[i].max_nan == (h(hx) > 1.0 ? hx : 0x3c00u), "__hmax_nan %d", i);
+        double ax = h(H(std::fabs(x)));
+        CHECK(ex[i].sqrt2_lo == H(std::sqrt(ax)) && ex[i].sqrt2_hi == 0x4000u, "h2sqrt %d", i);
+        CHECK(ex[i].eq2_lo == 0x3c00u && ex[i].eq2_hi == 0u, "__heq2 %d", i);
+        CHECK(ex[i].both_less == (h(hx) < h(H(x + 1.0f))), "__hblt2 %d", i);
+    }
 
     const int n = 100;
     float3 pos[n], vel[n], out[n], *dpos, *dvel, *dout;
