@@ -24,7 +24,8 @@ from transpiler.translate import translate_file
         "surf2Dread", "surf2Dwrite", "texture<T, dim, mode> (legacy reference)", "cudaBindTexture",
         "cudaBindTexture2D", "cudaBindTextureToArray", "cudaUnbindTexture", "tex1Dfetch (legacy reference)",
         "tex2D (legacy reference)", "cudaBindTexture(offset, &reference, ptr, &desc, size)",
-        "cudaGetTextureReference", "cudaGetTextureReference(&ref, \"name\")")
+        "cudaGetTextureReference", "cudaGetTextureReference(&ref, \"name\")", "cudaMemcpy2DArrayToArray",
+        "cudaMemcpyArrayToArray")
 @covers("Textures and surfaces", "cudaFilterModeLinear", status="partial",
         note="exact float weights; the GPU's 9-bit fixed-point weights differ in about the third digit")
 def test_textures_and_surfaces(tmp_path):

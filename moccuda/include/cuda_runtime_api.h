@@ -140,6 +140,12 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offse
                                 size_t width, size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dst_pitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                                   size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                                     size_t w_offset_src, size_t h_offset_src, size_t width, size_t height,
+                                     enum cudaMemcpyKind kind MOCCUDA_DEFAULT(cudaMemcpyDeviceToDevice));
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                                   size_t w_offset_src, size_t h_offset_src, size_t count,
+                                   enum cudaMemcpyKind kind MOCCUDA_DEFAULT(cudaMemcpyDeviceToDevice));
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                                      size_t src_pitch, size_t width, size_t height, enum cudaMemcpyKind kind,
                                      cudaStream_t stream MOCCUDA_DEFAULT(0));

@@ -325,6 +325,21 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dst_pitch, cudaArray_const_t
     return copy_rows(to, array_side(src, w_offset, h_offset, 0), width, height, 1);
 }
 
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                                     size_t w_offset_src, size_t h_offset_src, size_t width, size_t height,
+                                     cudaMemcpyKind kind)
+{
+    if (!valid_kind(kind))
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if (!is_live(live_arrays, dst) || !is_live(live_arrays, src))
+        return fail(cudaErrorInvalidResourceHandle);
+    if (!inside(dst, w_offset_dst, h_offset_dst, 0, width, height, 1) ||
+        !inside(src, w_offset_src, h_offset_src, 0, width, height, 1))
+        return fail(cudaErrorInvalidValue);
+    return copy_rows(array_side(dst, w_offset_dst, h_offset_dst, 0), array_side(src, w_offset_src, h_offset_src, 0),
+                     width, height, 1);
+}
+
 // The deprecated linear forms: `count` bytes from (w_offset bytes, h_offset rows) on, rows being
 // contiguous in an array.
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
@@ -356,6 +371,24 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offse
         return fail(cudaErrorInvalidValue);
     moccuda::runtime::wait_for_stream(nullptr);
     memmove(dst, t.data + start, count);
+    return cudaSuccess;
+}
+
+// `count` bytes between arrays, each from (w_offset bytes, h_offset rows) on.
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                                   size_t w_offset_src, size_t h_offset_src, size_t count, cudaMemcpyKind kind)
+{
+    if (!valid_kind(kind))
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if (!is_live(live_arrays, dst) || !is_live(live_arrays, src))
+        return fail(cudaErrorInvalidResourceHandle);
+    const moccuda_texels &d = dst->texels, &s = src->texels;
+    size_t to = h_offset_dst * d.pitch + w_offset_dst, from = h_offset_src * s.pitch + w_offset_src;
+    size_t d_total = d.pitch * d.height * d.depth, s_total = s.pitch * s.height * s.depth;
+    if (to > d_total || count > d_total - to || from > s_total || count > s_total - from)
+        return fail(cudaErrorInvalidValue);
+    moccuda::runtime::wait_for_stream(nullptr);
+    memmove(d.data + to, s.data + from, count);
     return cudaSuccess;
 }
 

@@ -273,6 +273,24 @@ int main()
     for (int i = 0; i < H * W; ++i) CHECK(back[i] == 100.0f - img[i], "surf2Dwrite %d", i);
     cudaDestroySurfaceObject(surf);
 
+    // ---- 5b. array-to-array copies: a 2-D sub-rectangle, and bytes by the old linear form ----
+    cudaArray_t arr_copy;
+    float sub[H * W];
+    cudaMallocArray(&arr_copy, &fdesc, W, H);
+    CHECK(cudaMemcpy2DToArray(arr_copy, 0, 0, img, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice) == cudaSuccess, "fill");
+    CHECK(cudaMemcpy2DArrayToArray(arr_copy, 2 * sizeof(float), 1, arr2, 0, 0, 5 * sizeof(float), 3) == cudaSuccess,
+          "cudaMemcpy2DArrayToArray");
+    CHECK(cudaMemcpyArrayToArray(arr_copy, 0, H - 1, arr2, 0, 0, W * sizeof(float)) == cudaSuccess, "cudaMemcpyArrayToArray");
+    cudaMemcpy2DFromArray(sub, W * sizeof(float), arr_copy, 0, 0, W * sizeof(float), H, cudaMemcpyDeviceToHost);
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            float want = img[y * W + x];
+            if (x >= 2 && x < 7 && y >= 1 && y < 4) want = img[(y - 1) * W + (x - 2)];
+            if (y == H - 1) want = img[x];
+            CHECK(sub[y * W + x] == want, "array-to-array copy (%d, %d)", x, y);
+        }
+    cudaFreeArray(arr_copy);
+
     // ---- 6. legacy references: cudaBindTexture (linear), cudaBindTexture2D (pitched, linear filter) ----
     int ints[n], *dints;
     for (int i = 0; i < n; ++i) ints[i] = i * i - 300;
