@@ -119,6 +119,7 @@ def test_failing_device_assert_aborts_with_its_message(tmp_path):
         "cudaStreamCreate", "cudaMemsetAsync", "cudaMemcpyAsync", "kernel launch on a stream", "cudaStreamSynchronize",
         "cudaFuncSetAttribute", "cudaFuncGetAttributes", "cudaOccupancyMaxPotentialBlockSize",
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaLaunchKernel (typed kernel)", "cudaLaunchKernelEx",
+        "cudaLaunchCooperativeKernel (grid that fits; too large a grid refused)",
         "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol")
 @covers("Old CUDA", "cudaMemcpyToSymbol(\"name\", ...)", "cudaMemcpyFromSymbol(dst, \"name\", ...)",
         "cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit", "cudaThreadGetLimit",

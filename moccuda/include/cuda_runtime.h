@@ -215,6 +215,9 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void *
                              cudaStream_t stream = 0);
 template <class... P, class... A>
 cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(P...), A &&...args);
+template <class... P>
+cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 block, void **args,
+                                        size_t shared_bytes = 0, cudaStream_t stream = 0);
 #else
 #include <utility>
 namespace moccuda {
@@ -240,6 +243,13 @@ inline cudaError_t cudaLaunchKernel(void (*kernel)(moccuda::LaunchConfig, P...),
     moccuda::detail::call_with_args(kernel, moccuda::LaunchConfig(grid, block, shared_bytes, stream), args,
                                     std::index_sequence_for<P...>{});
     return cudaSuccess;
+}
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(moccuda::LaunchConfig, P...), dim3 grid, dim3 block,
+                                               void **args, size_t shared_bytes = 0, cudaStream_t stream = 0)
+{
+    cudaError_t status = moccuda_cooperative_check((const void *)kernel, grid, block, shared_bytes);
+    return status != cudaSuccess ? status : cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
 }
 template <class... P, class... A>
 inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(moccuda::LaunchConfig, P...),

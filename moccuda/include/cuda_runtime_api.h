@@ -73,6 +73,11 @@ cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit); /* cudaDevi
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
                              cudaStream_t stream);
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
+                                        cudaStream_t stream);
+/* Whether a cooperative launch of `func` fits on the device at once (else
+ * cudaErrorCooperativeLaunchTooLarge, recorded as the last error). */
+cudaError_t moccuda_cooperative_check(const void *func, dim3 grid, dim3 block, size_t shared_bytes);
 
 /* ---- memory ---- */
 cudaError_t cudaMalloc(void **ptr, size_t size);

@@ -236,6 +236,28 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     return moccuda::runtime::launch(moccuda::runtime::find_kernel(func), grid, block, args, shared_bytes, stream);
 }
 
+// A cooperative launch needs every block resident at once: at most as many blocks as the
+// device holds (occupancy per multiprocessor times multiprocessors), as CUDA checks.  The
+// kernel then runs as any other (grid-wide synchronization is the translator's business).
+cudaError_t moccuda_cooperative_check(const void *func, dim3 grid, dim3 block, size_t shared_bytes)
+{
+    int per_sm = 0, sms = 0;
+    cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)(block.x * block.y * block.z),
+                                                                        shared_bytes);
+    if (status != cudaSuccess)
+        return status;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    return blocks <= (unsigned long long)per_sm * sms ? cudaSuccess : fail(cudaErrorCooperativeLaunchTooLarge);
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
+                                        cudaStream_t stream)
+{
+    cudaError_t status = moccuda_cooperative_check(func, grid, block, shared_bytes);
+    return status != cudaSuccess ? status : cudaLaunchKernel(func, grid, block, args, shared_bytes, stream);
+}
+
 // The C entry point behind CUDA 12's cudaLaunchKernelEx: the configuration's grid, block,
 // dynamic shared memory and stream; attributes change nothing on the CPU.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)

@@ -120,11 +120,17 @@ int main()
     config.gridDim = dim3((n + 63) / 64);
     config.blockDim = dim3(64);
     OK(cudaLaunchKernelEx(&config, add_index, dl, n, 100));
+    // Cooperative: a grid that fits on the device runs; one that cannot be resident is refused.
+    offset = 1000;
+    OK(cudaLaunchCooperativeKernel(add_index, dim3((n + 255) / 256), dim3(256), args, 0, 0));
+    CHECK(cudaLaunchCooperativeKernel(add_index, dim3(1 << 20), dim3(256), args, 0, 0) == cudaErrorCooperativeLaunchTooLarge,
+          "an oversized cooperative launch is refused");
+    CHECK(cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge, "and recorded");
     OK(cudaMemcpy(hl, dl, sizeof hl, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < n; ++i) CHECK(hl[i] == 2 * i + 105, "cudaLaunchKernel/Ex element %d: %d", i, hl[i]);
+    for (int i = 0; i < n; ++i) CHECK(hl[i] == 3 * i + 1105, "cudaLaunchKernel/Ex/Cooperative element %d: %d", i, hl[i]);
     int launches = 0;
     OK(cudaMemcpyFromSymbol(&launches, counter, sizeof launches));
-    CHECK(launches == 2, "kernel runs %d", launches);
+    CHECK(launches == 3, "kernel runs %d", launches);
 
     // ---- the old API ----
     OK(cudaThreadSetLimit(cudaLimitMallocHeapSize, 1 << 24));
