@@ -5,8 +5,9 @@ inside them), after MocCUDA's ATen/c10 CUDA compat headers, which take the place
 ``ATen/cuda``, ``c10/cuda`` and ``THC`` headers.  Host-side CUDA device checks are rewritten to
 accept CPU tensors (``TranslateOptions.torch_host``, reported in ``explain["host_rewrites"]``).
 
-Parsing ``torch/extension.h`` in CUDA mode is most of the time of a translation: about 20 s of
-CPU for ``ATen/ATen.h`` and 30 s for ``torch/extension.h`` (see docs/PERFORMANCE.md).
+Parsing PyTorch's headers in CUDA mode is most of the time of a translation: about 16 s of CPU
+for ``ATen/ATen.h`` and 36 s for ``torch/extension.h`` (benchmarks/torch_parse.py,
+docs/PERFORMANCE.md), hence the cache below.
 """
 
 from __future__ import annotations
