@@ -206,6 +206,9 @@ class Lowering:
                 flush(s.loc)
                 epoch = ir.Name(s.epoch, s.epoch_sym, loc=s.loc)
                 out.append(ir.ExprStmt(ir.Unary("++", epoch, loc=s.loc), loc=s.loc))
+                self.report.barriers.append({"line": s.loc.line, "column": s.loc.column, "action": "kept",
+                                             "reason": "warp collective or __syncwarp: "
+                                                       + _reason(via).replace("lowered by", "split at warp scope by", 1)})
             elif not synchronizes(s):
                 segment.append(s)
             else:
@@ -220,7 +223,7 @@ class Lowering:
         if isinstance(s, ir.Block):
             return [ir.Block(tuple(self.lower(s.stmts, loop, via, s.loc)), loc=s.loc)]
         if isinstance(s, ir.If) and warp_only(s) and not self.block_level(s.cond):
-            return self.predicated_if(s, loop, here)
+            return self.predicated_if(s, loop, via + (f"if (line {s.loc.line}, predicated per thread)",))
         if isinstance(s, LOOPS) and warp_only(s):
             return self.warp_loop(s, here)
         if isinstance(s, ir.If):
@@ -272,6 +275,7 @@ class Lowering:
                           or isinstance(s, ir.For) and self.native_for_header(s)):
             return self.loop(s, via)
         loc = s.loc
+        via = via[:-1] + (f"{via[-1]} with per-thread loop state",)
         flags = LoopFlags(per_thread=True)
         flags.break_flag, flags.break_sym = self.per_thread_array("done", s)
         if any(isinstance(j, ir.Continue) for j in jumps):
