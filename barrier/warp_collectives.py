@@ -61,11 +61,7 @@ from transpiler.passes import PassContext, map_kernels, register
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
 
-#: The runtime function each warp operation reads its result with.
-READERS = {
-    "shfl": "shfl", "shfl_up": "shfl_up", "shfl_down": "shfl_down", "shfl_xor": "shfl_xor", "ballot": "ballot",
-    "any": "any", "all": "all", "activemask": "activemask", "match_any": "match_any", "match_all": "match_all",
-}
+#: ``moccuda::warp``'s combining operations, by ``WarpCollective.combine``.
 COMBINERS = {"add": "Add", "min": "Min", "max": "Max", "and": "And", "or": "Or", "xor": "Xor"}
 SHUFFLES = ("shfl", "shfl_up", "shfl_down", "shfl_xor")
 
