@@ -149,11 +149,15 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
                 self.emit(f"if ({index} >= {limits[d]}) continue;")
         limit = limits.get("x", "blockDim.x")
         self.emit(f"const unsigned {end_x} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
-        if loop.simd:
-            self.emit("#pragma omp simd")
-        self.emit(f"for (unsigned {tx} = {chunk}; {tx} < {end_x}; ++{tx}) {{")
-        self.thread_body(loop)
-        self.emit("}")
+
+        def chunk_loop(version: ir.ThreadLoop) -> None:
+            if version.simd:
+                self.emit("#pragma omp simd")
+            self.emit(f"for (unsigned {tx} = {chunk}; {tx} < {end_x}; ++{tx}) {{")
+            self.thread_body(version)
+            self.emit("}")
+
+        self.full_block_versions(loop, chunk_loop)
         self.indent -= 1
         self.emit("}")
 
@@ -199,6 +203,28 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
         return values
 
     def stmt_ThreadLoop(self, s: ir.ThreadLoop) -> None:
+        self.full_block_versions(s, self.thread_loop)
+
+    def full_block_versions(self, s: ir.ThreadLoop, print_loop) -> None:
+        """``print_loop(s)``, or, for a loop with a guard-free version, both behind the test
+        whether every thread of the block passes the guards."""
+        if s.fast_body is None:
+            print_loop(s)
+            return
+        every = " && ".join(f"{v} == blockDim.{b.dim}" for b in s.fast_bounds
+                            for v in self.bound_values(replace(s, bounds=(b,))).values())
+        self.emit(f"if ({every}) {{")
+        self.indent += 1
+        self.emit("// Every thread of this block passes the guards: the same loop without them.")
+        print_loop(replace(s, body=s.fast_body, fast_body=None, fast_bounds=()))
+        self.indent -= 1
+        self.emit("} else {")
+        self.indent += 1
+        print_loop(replace(s, fast_body=None, fast_bounds=()))
+        self.indent -= 1
+        self.emit("}")
+
+    def thread_loop(self, s: ir.ThreadLoop) -> None:
         tx, ty, tz = self.names.thread
         ends = {d: f"blockDim.{d}" for d in "xyz"}
         values = self.bound_values(s)

@@ -60,8 +60,67 @@ class GuardFolding:
 
 
 def _fold_loop(node: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
-    if not isinstance(node, ir.ThreadLoop) or node.marks_exit or node.bounds:
+    if not isinstance(node, ir.ThreadLoop) or node.marks_exit or node.bounds or node.fast_body:
         return node
+    folded = _fold_final_guard(node, symbols)
+    return folded if folded is not node else _version_for_full_blocks(node, symbols)
+
+
+def _prefix(stmts: tuple[ir.Stmt, ...], kept: set[int]) -> dict[int, ir.VarDecl]:
+    prefix: dict[int, ir.VarDecl] = {}
+    for s in stmts:
+        if not _pure_decl(s, kept):
+            break
+        prefix[s.sym] = s
+    return prefix
+
+
+def _version_for_full_blocks(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.ThreadLoop:
+    """Guards in the middle of the body (``if (i < n) v = in[i];``) cannot become the loop's
+    bound, but in every block except the grid's last all threads pass them: give the loop a
+    second body without them (``fast_body``), run when ``fast_bounds`` admit every thread."""
+    stmts = node.body.stmts
+    kept = {kv.sym for kv in node.kept}
+    assigned = assigned_symbols(node.body)
+    # Only never-assigned declarations: the guard then reads the value they were declared with.
+    prefix = {sym: d for sym, d in _prefix(stmts, kept).items() if sym not in assigned}
+    varying = assigned | _declared(node.body) | kept
+    folder = _Folder(prefix, varying - set(prefix), symbols)
+    bounds: list[ir.ThreadBound] = []
+    fast: list[ir.Stmt] = []
+    for st in stmts:
+        if isinstance(st, ir.If) and not ir.exits_from_nested_loop(st, 1):
+            folded, rest = [], []
+            for term in _conjuncts(st.cond):
+                bound = folder.bound(term)
+                # A guard on threadIdx alone (tid < 16) picks the same threads in every block:
+                # only one on a grid-wide index is passed by whole blocks.
+                if bound is None or not _uses(bound.first, "blockIdx"):
+                    rest.append(term)
+                else:
+                    folded.append(replace(bound, loc=term.loc))
+            if folded:
+                bounds.extend(folded)
+                fast.append(replace(st, cond=_conjunction(rest)) if rest else st.then)
+                continue
+        fast.append(st)
+    if not bounds:
+        return node
+    return replace(node, fast_body=replace(node.body, stmts=tuple(fast)), fast_bounds=tuple(bounds))
+
+
+def _uses(e: ir.Expr, builtin: str) -> bool:
+    return any(isinstance(n, ir.Builtin) and n.var == builtin for n in e.walk())
+
+
+def _conjunction(terms: list[ir.Expr]) -> ir.Expr:
+    cond = terms[0]
+    for term in terms[1:]:
+        cond = ir.Binary("&&", cond, term, loc=term.loc)
+    return cond
+
+
+def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.ThreadLoop:
     stmts = node.body.stmts
     kept = {kv.sym for kv in node.kept}
     prefix: dict[int, ir.VarDecl] = {}
@@ -93,10 +152,7 @@ def _fold_loop(node: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
     if early_exit:
         body = stmts[:n] + stmts[n + 1:]
     elif rest:
-        cond = rest[0]
-        for term in rest[1:]:
-            cond = ir.Binary("&&", cond, term, loc=term.loc)
-        body = stmts[:n] + (replace(guard, cond=cond),)
+        body = stmts[:n] + (replace(guard, cond=_conjunction(rest)),)
     else:
         body = stmts[:n] + _spliced(guard.then, stmts[:n])
     return replace(node, body=replace(node.body, stmts=body), bounds=tuple(bounds))
@@ -157,6 +213,8 @@ class _Folder:
     symbols: dict[int, ir.Symbol]
 
     def bound(self, term: ir.Expr) -> ir.ThreadBound | None:
+        if isinstance(term, ir.Binary) and term.op == "==":
+            return self.first_thread_only(term)
         if not isinstance(term, ir.Binary) or term.op not in _FLIPPED:
             return None
         op, index, limit = term.op, term.lhs, term.rhs
@@ -169,6 +227,15 @@ class _Folder:
             return None
         dim, first, _ = found
         return ir.ThreadBound(dim, first, limit, inclusive=(op == "<="))
+
+    def first_thread_only(self, term: ir.Binary) -> ir.ThreadBound | None:
+        """``tid == 0`` where ``tid`` is the thread index itself: the threads through index 0."""
+        for index, value in ((term.lhs, term.rhs), (term.rhs, term.lhs)):
+            if isinstance(value, ir.Literal) and value.text in ("0", "0u", "0U"):
+                found = self.first(index)
+                if found is not None and found[2] and _is_zero(found[1]):
+                    return ir.ThreadBound(found[0], found[1], value, inclusive=True)
+        return None
 
     def first(self, e: ir.Expr) -> tuple[str, ir.Expr, bool] | None:
         """``(d, e at threadIdx.d = 0, exact)`` when ``e`` is ``threadIdx.d`` plus a
@@ -208,6 +275,8 @@ class _Folder:
         if "bool" in spelled or "*" in spelled or "&" in spelled:
             return None
         dim, first, exact = found
+        if _is_zero(first) and spelled in ("unsigned int", "unsigned"):
+            return dim, first, exact  # (unsigned int)0u is 0u
         return dim, wrap(first), exact or spelled in _SIGNED_32
 
     def nonnegative(self, e: ir.Expr) -> bool:
@@ -245,18 +314,29 @@ class _Folder:
 
 
 def _plus(e: ir.Binary, lhs: ir.Expr, rhs: ir.Expr) -> ir.Expr:
-    """``lhs op rhs`` simplified where ``0u`` adds nothing: both sides then are unsigned."""
-    if rhs is _ZERO and e.op in ("+", "-") and _unsigned(lhs):
+    """``lhs op rhs`` simplified where a zero adds nothing: both sides then are unsigned."""
+    if _is_zero(rhs) and e.op in ("+", "-") and _unsigned(lhs):
         return lhs
-    if lhs is _ZERO and e.op == "+" and _unsigned(rhs):
+    if _is_zero(lhs) and e.op == "+" and _unsigned(rhs):
         return rhs
     return replace(e, lhs=lhs, rhs=rhs)
 
 
+def _is_zero(e: ir.Expr) -> bool:
+    """``0u``, or ``0u`` converted to ``unsigned int`` (a thread index at thread 0)."""
+    while isinstance(e, ir.Cast) and " ".join(e.type.split()) in ("unsigned int", "unsigned"):
+        e = e.operand
+    return e is _ZERO
+
+
 def _unsigned(e: ir.Expr) -> bool:
-    """Provably of type ``unsigned int`` (a product or sum of builtin vector components)."""
+    """Provably of type ``unsigned int``: builtin vector components, and sums and products of
+    them with each other or with small integer literals."""
     if isinstance(e, ir.Builtin):
         return e.var != "warpSize"
+    if isinstance(e, ir.Cast):
+        return " ".join(e.type.split()) in ("unsigned int", "unsigned")
     if isinstance(e, ir.Binary) and e.op in ("+", "*"):
-        return _unsigned(e.lhs) and _unsigned(e.rhs)
+        small = lambda x: isinstance(x, ir.Literal) and x.text.isdigit() and len(x.text) < 10  # noqa: E731
+        return (_unsigned(e.lhs) and (_unsigned(e.rhs) or small(e.rhs))) or (small(e.lhs) and _unsigned(e.rhs))
     return False

@@ -121,7 +121,7 @@ def test_host_code_is_kept_verbatim(tmp_path):
 
 def test_user_variable_named_like_a_loop_index(tmp_path):
     r = _translate(tmp_path, "__global__ void k(int *a) { int tx = threadIdx.x; a[tx] = tx; }")
-    assert "for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_)" in r.source
+    assert "for (unsigned tx_ = " in r.source and "for (unsigned tx = " not in r.source
     assert "int tx = threadIdx.x;" in r.source
 
 

@@ -329,6 +329,10 @@ class ThreadLoop(Stmt):
     bounds: tuple["ThreadBound", ...] = ()
     #: The threads' iterations carry no dependence the vectorizer must respect (``thread-simd``).
     simd: bool = False
+    #: ``body`` without the guards that ``fast_bounds`` describe, run instead of it when every
+    #: thread of the block passes them (``guard-folding``).
+    fast_body: Block | None = None
+    fast_bounds: tuple["ThreadBound", ...] = ()
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,20 @@ __global__ void limit_from_memory(int *out, const int *limit) // limit read from
     if (i < limit[blockIdx.x]) out[i] = 11;
 }
 
+__global__ void two_loads(const int *in, int *out, int n) // guards mid-body: a guard-free version for full blocks
+{
+    unsigned i = blockIdx.x * 2 * blockDim.x + threadIdx.x;
+    int v = 0;
+    if (i < n) v = in[i];
+    if (i + blockDim.x < n) v += in[i + blockDim.x];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+__global__ void first_thread(int *out)               // threadIdx.x == 0: a loop over one thread
+{
+    if (threadIdx.x == 0) out[blockIdx.x] = blockIdx.x + 1;
+}
+
 int main()
 {
     const int n = 1000, block = 96, grid = (n + block - 1) / block, total = grid * block;
@@ -125,6 +139,25 @@ int main()
     for (int i = 0; i < total; ++i)
         if (i < limits[i / block]) expect[i] = 11;
     check("limit_from_memory");
+
+    reset();
+    int *input;
+    cudaMallocManaged(&input, n * sizeof(int));
+    for (int i = 0; i < n; ++i) input[i] = 3 * i - 1000;
+    const int pair_blocks = (n + 2 * block - 1) / (2 * block);
+    two_loads<<<pair_blocks, block>>>(input, d, n);
+    for (int b = 0; b < pair_blocks; ++b)
+        for (int t = 0; t < block; ++t) {
+            int i = b * 2 * block + t, v = 0;
+            if (i < n) v = input[i];
+            if (i + block < n) v += input[i + block];
+            expect[b * block + t] = v;
+        }
+    check("two_loads");
+    first_thread<<<grid, block>>>(d);
+    for (int b = 0; b < grid; ++b) expect[b] = b + 1;
+    check("first_thread");
+    cudaFree(input);
 
     cudaFree(limits);
     cudaFree(d);
