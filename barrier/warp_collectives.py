@@ -54,7 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from barrier.barrier_split import MAX_THREADS_PER_BLOCK
-from barrier.liveness import fresh_name
+from barrier.liveness import assigned_symbols, fresh_name
 from transpiler import ir
 from transpiler.diagnostics import unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -93,6 +93,8 @@ class WarpLowering:
     used_names: set[str]
     types: dict[int, str]
     epoch: ir.Name
+    #: the kernel's parameters never assigned (the same in every thread)
+    params: frozenset[int] = frozenset()
     block_decls: list[ir.Stmt] = field(default_factory=list)
 
     def fresh(self, base: str, type_: str, loc) -> ir.Name:
@@ -160,9 +162,10 @@ class WarpLowering:
                     return False
                 if isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx":
                     return False
-                if isinstance(n, ir.Name) and n.sym != var and self.ctx.symbols.get(n.sym, None) is not None \
-                        and self.ctx.symbols[n.sym].kind not in ("param", "constant"):
-                    return False
+                if isinstance(n, ir.Name) and n.sym != var and n.sym not in self.params:
+                    symbol = self.ctx.symbols.get(n.sym)
+                    if symbol is None or symbol.kind not in ("param", "constant"):
+                        return False
         return True
 
     def loop_with_collective_header(self, s: ir.Stmt) -> ir.Stmt:
@@ -341,7 +344,8 @@ class WarpCollectives:
         loc = kernel.loc
         epoch_name = fresh_name("warp_epoch", used)
         epoch = ir.Name(epoch_name, ctx.fresh_sym(epoch_name, "unsigned", "local", loc), loc=loc)
-        lowering = WarpLowering(ctx, used, types, epoch)
+        params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
+        lowering = WarpLowering(ctx, used, types, epoch, params)
         stmts = tuple(replace(s, body=replace(s.body, stmts=lowering.stmts(s.body.stmts, True)))
                       if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
         if all(a is b for a, b in zip(stmts, grid.body.stmts)):

@@ -36,7 +36,7 @@ __global__ void reduce_helper(const int *in, int *out, int n)
         out[blockIdx.x] = sdata[0];
 }
 
-__global__ void reduce_inline(const int *in, int *out, int n)
+__global__ void reduce_inline(const int *in, int *out, int n, unsigned warp_half)
 {
     __shared__ int sdata[1024];
     unsigned tid = threadIdx.x;
@@ -50,7 +50,7 @@ __global__ void reduce_inline(const int *in, int *out, int n)
     }
     if (tid < 32) {
         volatile int *v = sdata;
-        for (unsigned s = 32; s > 0; s >>= 1)
+        for (unsigned s = warp_half; s > 0; s >>= 1)  // a loop the lanes run in lockstep
             v[tid] += v[tid + s];
     }
     if (tid == 0)
@@ -74,7 +74,7 @@ int main()
             if (twice)
                 reduce_helper<<<grid, size>>>(in, out, n);
             else
-                reduce_inline<<<grid, size>>>(in, out, n);
+                reduce_inline<<<grid, size>>>(in, out, n, 32);
             cudaDeviceSynchronize();
             for (int b = 0; b < grid; ++b) {
                 int want = 0;
