@@ -22,6 +22,13 @@ becomes, in the thread loop:
 
 ``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
 
+In a kernel ``fiber-lowering`` took (it runs first), the sync point is a
+:class:`~transpiler.ir.FiberBarrier`: the block's fibers run in rounds, each to its next barrier,
+so the lanes of a warp reaching a collective together all write before any reads.  There is no
+block level to count collectives, so each thread counts its own arrivals at a site, and arrivals
+alternate between two halves of the site's storage: the round that reads a result also runs the
+next arrival's phase A.
+
 Warp-synchronous code written before ``__syncwarp`` existed (a ``volatile`` shared array updated
 by the first warp, ``if (tid < 32) { s[tid] += s[tid + 16]; s[tid] += s[tid + 8]; ... }``) relies
 on the lanes of a warp running in lockstep.  Run thread after thread, lane 0 would read
@@ -95,7 +102,17 @@ class WarpLowering:
     epoch: ir.Name
     #: the kernel's parameters never assigned (the same in every thread)
     params: frozenset[int] = frozenset()
+    #: the kernel runs its threads as fibers (``fiber-lowering``): a sync point is a fiber barrier
+    #: and each thread counts its own arrivals at a site (there is no block level to count them)
+    fibers: bool = False
     block_decls: list[ir.Stmt] = field(default_factory=list)
+    #: per-thread arrival counters of a fiber kernel, declared at the top of its fiber body
+    fiber_counters: list[ir.Stmt] = field(default_factory=list)
+
+    def sync_point(self, loc) -> ir.Stmt:
+        if self.fibers:
+            return ir.FiberBarrier(loc=loc)
+        return ir.WarpSync(self.epoch.name, self.epoch.sym, loc=loc)
 
     def fresh(self, base: str, type_: str, loc) -> ir.Name:
         name = fresh_name(base, self.used_names)
@@ -120,8 +137,9 @@ class WarpLowering:
 
     def stmt(self, s: ir.Stmt, lockstep: bool) -> list[ir.Stmt]:
         if isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.WarpCollective) and s.expr.op in ("syncwarp", "sync"):
-            return [ir.Barrier(loc=s.loc)] if s.expr.scope == "block" else [ir.WarpSync(self.epoch.name,
-                                                                                          self.epoch.sym, loc=s.loc)]
+            if s.expr.scope == "block" and not self.fibers:
+                return [ir.Barrier(loc=s.loc)]
+            return [self.sync_point(s.loc)]
         if isinstance(s, LOOPS) and any(has_collective(e) for e in _loop_header(s)):
             return self.stmt(self.loop_with_collective_header(s), lockstep)
         s = self.nested(s, lockstep)
@@ -130,7 +148,7 @@ class WarpLowering:
             s = self.hoist(s, pre)
         out = pre + [s]
         if lockstep and self.writes_volatile(s):
-            out.append(ir.WarpSync(self.epoch.name, self.epoch.sym, loc=s.loc))
+            out.append(self.sync_point(s.loc))
         return out
 
     def nested(self, s: ir.Stmt, lockstep: bool) -> ir.Stmt:
@@ -243,20 +261,39 @@ class WarpLowering:
             value = local("value", c.type, init)
         # Each site has its own stamps: the thread loop that reads this collective's result also
         # runs the next collective's phase A, whose stamps must not be seen yet.
-        stamp = self.fresh(f"{base}_stamp", ir_array("unsigned"), loc)
-        self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, ir_array("unsigned"), ir.InitList((), loc=loc),
-                                           loc=loc))
-        pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(stamp, flat, loc=loc), self.epoch, loc=loc), loc=loc))
+        buffers = 2 if self.fibers else 1
+        stamp_type = ir_array("unsigned", buffers)
+        stamp = self.fresh(f"{base}_stamp", stamp_type, loc)
+        self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, stamp_type, ir.InitList((), loc=loc), loc=loc))
+        arrival: ir.Expr = self.epoch
+        slot: ir.Expr = flat
+        stamps, exchanged = stamp, None
+        if self.fibers:
+            # Fibers run in rounds: the round that reads this collective's result also runs the
+            # next arrival's phase A, so arrivals alternate between two halves of the storage.
+            counter = self.fresh(f"{base}_arrivals", "unsigned", loc)
+            self.fiber_counters.append(ir.VarDecl(counter.sym, counter.name, "unsigned", ir.Literal("0", loc=loc),
+                                                  loc=loc))
+            pre.append(ir.ExprStmt(ir.Unary("++", counter, loc=loc), loc=loc))
+            arrival = counter
+            half = ir.Binary("*", ir.Literal(f"{MAX_THREADS_PER_BLOCK}u", loc=loc),
+                             ir.Binary("&", counter, ir.Literal("1u", loc=loc), loc=loc), loc=loc)
+            slot = ir.Binary("+", flat, half, loc=loc)
+            stamps = ir.Binary("+", stamp, half, loc=loc)
+        pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(stamp, slot, loc=loc), arrival, loc=loc), loc=loc))
         xchg = None
         if value is not None:
-            xchg = self.fresh(base, ir_array(c.type), loc)
-            self.block_decls.append(ir.VarDecl(xchg.sym, xchg.name, ir_array(c.type), loc=loc))
-            pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(xchg, flat, loc=loc), value, loc=loc), loc=loc))
-        if c.scope == "block":
+            xchg_type = ir_array(c.type, buffers)
+            xchg = self.fresh(base, xchg_type, loc)
+            self.block_decls.append(ir.VarDecl(xchg.sym, xchg.name, xchg_type, loc=loc))
+            pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(xchg, slot, loc=loc), value, loc=loc), loc=loc))
+            exchanged = xchg if not self.fibers else ir.Binary("+", xchg, half, loc=loc)
+        if c.scope == "block" and not self.fibers:
             pre.append(ir.Barrier(loc=loc))
-        pre.append(ir.WarpSync(self.epoch.name, self.epoch.sym, loc=loc))
+        pre.append(self.sync_point(loc))
+        xchg = exchanged
 
-        where = (stamp, flat, count)
+        where = (stamps, flat, count)
         if c.scope == "block":
             return ir.Call(f"moccuda::warp::block_{c.op}", (xchg,) + where, loc=loc)
         if c.op == "activemask":
@@ -293,8 +330,8 @@ class WarpLowering:
         return False
 
 
-def ir_array(type_: str) -> str:
-    return f"{type_}[{MAX_THREADS_PER_BLOCK}]"
+def ir_array(type_: str, buffers: int = 1) -> str:
+    return f"{type_}[{MAX_THREADS_PER_BLOCK * buffers}]"
 
 
 def _loop_header(s: ir.Stmt) -> list[ir.Node]:
@@ -333,13 +370,8 @@ class WarpCollectives:
         types = _volatile_types(kernel, ctx)
         if not has_collective(grid) and not types:
             return kernel
-        if any(type(n).__name__ == "FiberLoop" for n in grid.walk()):
-            first = next((n for n in grid.walk() if isinstance(n, ir.WarpCollective)), None)
-            if first is None:
-                # Legacy volatile code in a fiber kernel: fibers run each thread to its next barrier,
-                # not in lockstep; left as it is (a known gap, see docs/ARCHITECTURE.md).
-                return kernel
-            raise unsupported(first.loc, "a warp collective in a kernel lowered with the fiber fallback")
+        if any(isinstance(n, ir.FiberLoop) for n in grid.walk()):
+            return self.fiber_kernel(kernel, grid, ctx, types)
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         loc = kernel.loc
         epoch_name = fresh_name("warp_epoch", used)
@@ -354,4 +386,27 @@ class WarpCollectives:
         if any(isinstance(n, ir.WarpSync) for s in stmts for n in s.walk()):
             decls = (ir.VarDecl(epoch.sym, epoch.name, "unsigned", ir.Literal("1", loc=loc), loc=loc),)
         new_grid = replace(grid, body=replace(grid.body, stmts=decls + tuple(lowering.block_decls) + stmts))
+        return ir.replace_grid_loop(kernel, new_grid)
+
+    def fiber_kernel(self, kernel: ir.Kernel, grid: ir.GridLoop, ctx: PassContext,
+                     types: dict[int, str]) -> ir.Kernel:
+        """A kernel ``fiber-lowering`` took: the same exchange, with a fiber barrier as the sync
+        point.  The block's fibers run in rounds, each to its next barrier, so the lanes of a warp
+        that reach a collective together all write before any reads; each thread counts its own
+        arrivals at a site, and lanes with equal counts took part in the same collective."""
+        used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+        epoch = ir.Name("", 0, loc=kernel.loc)
+        params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
+        lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True)
+
+        def lower(s: ir.Stmt) -> ir.Stmt:
+            if not isinstance(s, ir.FiberLoop):
+                return s
+            body = lowering.stmts(s.body.stmts, True)
+            return replace(s, body=replace(s.body, stmts=tuple(lowering.fiber_counters) + body))
+
+        stmts = tuple(lower(s) for s in grid.body.stmts)
+        if all(a is b for a, b in zip(stmts, grid.body.stmts)):
+            return kernel
+        new_grid = replace(grid, body=replace(grid.body, stmts=tuple(lowering.block_decls) + stmts))
         return ir.replace_grid_loop(kernel, new_grid)

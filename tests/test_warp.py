@@ -100,6 +100,56 @@ def test_warp_code_with_parallel_threads(tmp_path):
     assert [k["schedule"] for k in result.explain["kernels"]] == ["nested"]
 
 
+FIBER_KERNEL = r"""#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void k(const int *in, int *out, int mode)
+{
+    int t = threadIdx.x, lane = t % 32, warp = t / 32;
+    int v = in[t];
+    int s = v;
+    for (int o = 16; o > 0; o /= 2)
+        s += __shfl_xor_sync(0xffffffff, s, o);
+    int c = __syncthreads_count(v % 2);
+    int m = 0;
+    if (warp == 1)
+        m = __reduce_max_sync(0xffffffff, (unsigned)v);
+    switch (mode) { case 1: __syncthreads(); break; default: break; }   // only fibers lower this
+    out[3 * t] = s;
+    out[3 * t + 1] = c;
+    out[3 * t + 2] = m + lane * 0;
+}
+int main()
+{
+    const int n = 64;
+    int *in, *out; cudaMallocManaged(&in, n * sizeof(int)); cudaMallocManaged(&out, 3 * n * sizeof(int));
+    for (int i = 0; i < n; ++i) in[i] = (i * 7) % 23;
+    k<<<1, n>>>(in, out, 1);
+    cudaDeviceSynchronize();
+    int bad = 0, count = 0, mx = 0;
+    for (int i = 0; i < n; ++i) count += in[i] % 2;
+    for (int i = 32; i < 64; ++i) mx = in[i] > mx ? in[i] : mx;
+    for (int i = 0; i < n; ++i) {
+        int w = i / 32, sum = 0;
+        for (int j = 32 * w; j < 32 * w + 32; ++j) sum += in[j];
+        if (out[3 * i] != sum || out[3 * i + 1] != count || out[3 * i + 2] != (w == 1 ? mx : 0)) bad++;
+    }
+    printf("%s\n", bad ? "FAIL" : "PASS");
+}
+"""
+
+
+@covers("Warp shuffles", "warp collectives in a kernel lowered with the fiber fallback",
+        note="the block's fibers meet at a fiber barrier; arrivals alternate between two buffers")
+def test_warp_code_in_a_fiber_kernel(tmp_path):
+    """A barrier in a switch sends the kernel to the fiber fallback; its shuffles (in a loop),
+    __syncthreads_count and a reduction of one warp still give the GPU's results."""
+    cu = tmp_path / "fibers.cu"
+    cu.write_text(FIBER_KERNEL)
+    result, run, _ = translate_build_run(cu, tmp_path)
+    assert [k["lowering"] for k in result.explain["kernels"]] == ["fallback"]
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
+
+
 # ------------------------------------------------------------------------------------- errors
 
 
