@@ -199,3 +199,28 @@ def test_untranslatable_source_names_the_construct_and_location(tmp_path):
     with pytest.raises(moccuda.torch.TorchTranslationError) as failure:
         moccuda.torch.load("alias_ext", [str(cu)], build_directory=str(tmp_path))
     assert re.search(rf"{re.escape(str(cu))}:4:\d+: error: .*not supported", str(failure.value))
+
+
+# ------------------------------------------------------ compat headers without a torch build
+
+
+def test_gpu_atomic_add_races_exactly(tmp_path):
+    """ATen/cuda/Atomic.cuh's gpuAtomicAdd/Max (float, double, int, at::Half) in a kernel whose
+    blocks race on the same counters: a plain program (only c10's header-only types), translated
+    with PyTorch's headers as system headers, built with g++ and MocCUDA, run on 2 threads."""
+    from moccuda.torch.translate import COMPAT_INCLUDE_DIR, torch_include_dirs
+    from support import compile_cpp
+    from transpiler.options import TranslateOptions
+    from transpiler.translate import translate_file
+
+    cu = PROGRAMS / "torch" / "gpu_atomic_add.cu"
+    result = translate_file(cu, TranslateOptions(system_include_dirs=(str(COMPAT_INCLUDE_DIR), *torch_include_dirs()),
+                                                 std="c++20"))
+    cpp = tmp_path / "gpu_atomic_add.cpp"
+    cpp.write_text(result.source)
+    built = compile_cpp(cpp, tmp_path / "gpu_atomic_add",
+                        ["-std=c++20", f"-I{COMPAT_INCLUDE_DIR}", *[f"-isystem{d}" for d in torch_include_dirs()]])
+    assert built.returncode == 0, built.stderr[-4000:]
+    run = subprocess.run([str(tmp_path / "gpu_atomic_add")], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, OMP_NUM_THREADS="2"))
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
