@@ -15,8 +15,12 @@
 #include <stdlib.h>
 #include <time.h>
 #ifndef __CUDA2CPU_PARSE__
-#include <omp.h>
 #include <type_traits>
+/* The OpenMP runtime calls NestedTeams makes (declared here rather than through <omp.h>, which
+ * not every compiler finds without -fopenmp; translated programs always link an OpenMP runtime). */
+extern "C" int omp_get_max_threads(void);
+extern "C" int omp_get_max_active_levels(void);
+extern "C" void omp_set_max_active_levels(int);
 #endif
 
 #include "cuda_runtime_api.h"

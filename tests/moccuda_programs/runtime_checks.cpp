@@ -107,7 +107,13 @@ static int launch()
     CHECK(rejected(LaunchConfig(dim3(2147483648u), 32)));
     CHECK(rejected(LaunchConfig(1, 32, 48 * 1024 + 1)));
     CHECK(cudaGetLastError() == cudaSuccess);
-    CHECK(moccuda::launch_begin(LaunchConfig(dim3(2147483647u, 65535, 65535), dim3(1024))));
+    CHECK(moccuda::launch_begin(LaunchConfig(dim3(2097150u, 65535, 65535), dim3(1024))));
+    CHECK(moccuda::launch_begin(LaunchConfig(dim3(MOCCUDA_THREAD_INDEX_LIMIT), dim3(1))));
+    CHECK(cudaGetLastError() == cudaSuccess);
+    // A limit of MocCUDA's: blockIdx * blockDim + threadIdx must fit an int along each dimension
+    // (translated kernels tell the compiler so), which CUDA's largest grids exceed.
+    CHECK(rejected(LaunchConfig(dim3(2147483647u), dim3(1024))));
+    CHECK(rejected(LaunchConfig(dim3(MOCCUDA_THREAD_INDEX_LIMIT / 2 + 1), dim3(2))));
     CHECK(moccuda::launch_begin(LaunchConfig(dim3(4, 4), dim3(32, 32), 48 * 1024)));
     CHECK(moccuda::launch_begin(LaunchConfig(1, dim3(1, 1, 64))));
     CHECK(cudaGetLastError() == cudaSuccess);
@@ -132,10 +138,20 @@ static int launch()
     CHECK(!moccuda::launch_begin(LaunchConfig(1, 32, 64 * 1024), (const void *)&rejected));
     CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
 
-    // Dynamic shared memory for translated kernels: never null, aligned for any CUDA type.
-    moccuda::SharedMemory none(0), some(1000);
-    CHECK(none.data() != nullptr && some.data() != nullptr && (uintptr_t)some.data() % 64 == 0);
-    memset(some.data(), 1, 1000);
+    // Dynamic shared memory for translated kernels: never null, aligned for any CUDA type, the
+    // calling thread's own buffer, grown when a launch needs more and then reused.
+    void *none = moccuda::dynamic_shared_memory(0);
+    CHECK(none != nullptr && (uintptr_t)none % 64 == 0);
+    void *some = moccuda::dynamic_shared_memory(100000);
+    CHECK(some != nullptr && (uintptr_t)some % 64 == 0);
+    memset(some, 1, 100000);
+    CHECK(moccuda::dynamic_shared_memory(1000) == some);
+
+    // Folded guards: how many threads pass `first + t < limit`, converting as C++ compares.
+    CHECK(moccuda::threads_below(0u, 128, 256u) == 128 && moccuda::threads_below(250, 100, 64u) == 0);
+    CHECK(moccuda::threads_below(-5, 3, 64u) == 8 && moccuda::threads_through(-5, 3, 64u) == 9);
+    CHECK(moccuda::threads_below(0u, -1, 64u) == 64);  // -1 converts to UINT_MAX: every thread
+    CHECK(moccuda::threads_below(10.5f, 12.0f, 64u) == 2);
 
     // Streams: the default ones and live ones are accepted, a destroyed one is not.
     cudaStream_t stream;
