@@ -17,7 +17,7 @@ barrier at the end of the loop orders the launches as the stream would.
 It is conservative: a region is formed only when every launch in it is of a kernel that can run
 as a work-sharing loop, takes no stream, and has arguments without side effects; the loop's
 header changes only variables it declares and calls nothing; no ``break``, ``continue``,
-``return`` or ``goto`` is in the body; declarations in host work are not used outside it; and
+``return``, ``goto``, ``throw`` or ``try`` is in the body; declarations in host work are not used outside it; and
 each statement starts and ends its own lines (regions are edits of the user's text).  When the
 loop condition reads a variable the host work may write, every iteration starts with a barrier,
 so that no thread writes it before all have read it.  Anything else is left as written.
@@ -57,7 +57,9 @@ from transpiler.passes import PassContext, register
 K = ci.CursorKind
 
 _LOOPS = (K.FOR_STMT, K.WHILE_STMT)
-_JUMPS = (K.BREAK_STMT, K.CONTINUE_STMT, K.RETURN_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.LABEL_STMT)
+#: Control that must not leave (or enter) a parallel region: jumps, and exceptions.
+_JUMPS = (K.BREAK_STMT, K.CONTINUE_STMT, K.RETURN_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.LABEL_STMT,
+          K.CXX_THROW_EXPR, K.CXX_TRY_STMT)
 #: Expression kinds that read values without changing anything.
 _PURE = {K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CXX_BOOL_LITERAL_EXPR,
          K.CXX_NULL_PTR_LITERAL_EXPR, K.CHARACTER_LITERAL, K.PAREN_EXPR, K.UNEXPOSED_EXPR,
@@ -149,24 +151,18 @@ class _Finder:
                     self.fuse(stmts[i:j])
                 i = j
                 continue
-            if s.kind in _LOOPS and self.hoist(s):
-                i += 1
-                continue
-            for child in s.get_children():
-                if child.kind == K.COMPOUND_STMT:
-                    self.compound(child)
-                elif child.kind in _LOOPS or child.kind in (K.IF_STMT, K.DO_STMT, K.SWITCH_STMT):
-                    self.compound_of(child)
+            self.statement(s)
             i += 1
 
-    def compound_of(self, s: ci.Cursor) -> None:
+    def statement(self, s: ci.Cursor) -> None:
+        """A region around ``s`` if it is a hoistable loop, else regions inside it."""
         if s.kind in _LOOPS and self.hoist(s):
             return
         for child in s.get_children():
             if child.kind == K.COMPOUND_STMT:
                 self.compound(child)
             elif child.kind in _LOOPS or child.kind in (K.IF_STMT, K.DO_STMT, K.SWITCH_STMT):
-                self.compound_of(child)
+                self.statement(child)
 
     # ---------------------------------------------------------------------------- the checks
 
