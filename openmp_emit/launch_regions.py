@@ -17,8 +17,10 @@ barrier at the end of the loop orders the launches as the stream would.
 It is conservative: a region is formed only when every launch in it is of a kernel that can run
 as a work-sharing loop, takes no stream, and has arguments without side effects; the loop's
 header changes only variables it declares and calls nothing; no ``break``, ``continue``,
-``return``, ``goto``, ``throw`` or ``try`` is in the body; declarations in host work are not used outside it; and
-each statement starts and ends its own lines (regions are edits of the user's text).  When the
+``return``, ``goto``, ``throw`` or ``try`` is in the body; declarations in host work are not used
+outside it; and each statement starts and ends its own lines (regions are edits of the user's
+text).  Host work that calls a function which itself launches a kernel stays correct (that launch
+opens a nested region, which OpenMP runs on one thread) but gains nothing.  When the
 loop condition reads a variable the host work may write, every iteration starts with a barrier,
 so that no thread writes it before all have read it.  Anything else is left as written.
 
