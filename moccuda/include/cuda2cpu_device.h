@@ -16,11 +16,17 @@
 #include <time.h>
 #ifndef __CUDA2CPU_PARSE__
 #include <type_traits>
-/* The OpenMP runtime calls NestedTeams makes (declared here rather than through <omp.h>, which
- * not every compiler finds without -fopenmp; translated programs always link an OpenMP runtime). */
+/* The OpenMP runtime calls NestedTeams makes.  <omp.h> where the compiler has it: a program that
+ * includes it after this header (PyTorch's ATen/Parallel.h does) must see the same declarations,
+ * and g++'s carry noexcept.  Declared here otherwise (not every compiler finds <omp.h> without
+ * -fopenmp; translated programs always link an OpenMP runtime). */
+#if defined(__has_include) && __has_include(<omp.h>)
+#include <omp.h>
+#else
 extern "C" int omp_get_max_threads(void);
 extern "C" int omp_get_max_active_levels(void);
 extern "C" void omp_set_max_active_levels(int);
+#endif
 #endif
 
 #include "cuda_runtime_api.h"
