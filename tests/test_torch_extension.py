@@ -194,11 +194,11 @@ def test_host_device_checks_accept_cpu_tensors(probe):
 
 
 def test_untranslatable_source_names_the_construct_and_location(tmp_path):
-    cu = tmp_path / "alias.cu"
-    cu.write_text("template <typename T>\n__global__ void k(T *x)\n{\n    using U = T;\n    x[0] = U(1);\n}\n")
+    cu = tmp_path / "inline_asm.cu"
+    cu.write_text("__global__ void k(int *x)\n{\n    x[0] = 1;\n    asm volatile(\"\" ::: \"memory\");\n}\n")
     with pytest.raises(moccuda.torch.TorchTranslationError) as failure:
-        moccuda.torch.load("alias_ext", [str(cu)], build_directory=str(tmp_path))
-    assert re.search(rf"{re.escape(str(cu))}:4:\d+: error: .*not supported", str(failure.value))
+        moccuda.torch.load("inline_asm_ext", [str(cu)], build_directory=str(tmp_path))
+    assert re.search(rf"{re.escape(str(cu))}:4:\d+: error: inline assembly .*not supported", str(failure.value))
 
 
 # ------------------------------------------------------ compat headers without a torch build

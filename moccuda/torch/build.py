@@ -21,14 +21,14 @@ from moccuda.torch.translate import (compile_flags, include_dirs, link_flags, sp
 TRANSLATION_DIR = "cuda2cpu"
 
 
-def _translate_all(name: str, sources: list[str], out_dir: Path, include_dirs: list[str], cuda_cflags: list[str] | None,
-                   verbose: bool) -> tuple[list[str], list[str]]:
+def _translate_all(name: str, sources: list[str], out_dir: Path, user_include_dirs: list[str],
+                   cuda_cflags: list[str] | None, verbose: bool) -> tuple[list[str], list[str]]:
     """Sources with each ``.cu`` replaced by its translation, and the include directories the
     translations need."""
     cuda = split_cuda_flags(cuda_cflags)
     if verbose and cuda.ignored:
         print(f"cuda2cpu: nvcc flags without meaning on the CPU, ignored: {' '.join(cuda.ignored)}")
-    options = translation_options(name, include_dirs, cuda)
+    options = translation_options(name, user_include_dirs, cuda)
     result, extra_dirs = [], list(cuda.include_dirs)
     for source in sources:
         if os.path.splitext(source)[1] != ".cu":
@@ -59,15 +59,15 @@ def load(name: str, sources: str | list[str], extra_cflags: list[str] | None = N
     sources = [os.fspath(s) for s in sources]
     if build_directory is None:
         build_directory = cpp_extension._get_build_directory(name, verbose)
-    include_dirs = [os.fspath(d) for d in extra_include_paths or []]
-    translated, extra_dirs = _translate_all(name, sources, Path(build_directory) / TRANSLATION_DIR, include_dirs,
+    user_include_dirs = [os.fspath(d) for d in extra_include_paths or []]
+    translated, extra_dirs = _translate_all(name, sources, Path(build_directory) / TRANSLATION_DIR, user_include_dirs,
                                             extra_cuda_cflags, verbose)
     # nvcc optimizes device code unless told otherwise (-G), and PyTorch's load() passes no -O of
     # its own: the translated kernels get -O2 unless extra_cflags choose a level.
     optimize = [] if any(f.startswith("-O") for f in extra_cflags or []) else ["-O2"]
     return cpp_extension.load(
         name, translated, extra_cflags=[*compile_flags(extra_dirs), *optimize, *(extra_cflags or [])],
-        extra_ldflags=[*(extra_ldflags or []), *link_flags()], extra_include_paths=include_dirs,
+        extra_ldflags=[*(extra_ldflags or []), *link_flags()], extra_include_paths=user_include_dirs,
         build_directory=build_directory, verbose=verbose, with_cuda=False, is_python_module=is_python_module,
         is_standalone=is_standalone, keep_intermediates=keep_intermediates, **kwargs)
 
@@ -76,9 +76,7 @@ def CUDAExtension(name: str, sources: list[str], *args, **kwargs):
     """A setuptools ``Extension`` as ``torch.utils.cpp_extension.CUDAExtension`` makes, for
     :class:`BuildExtension` to translate and build on the CPU: PyTorch's CPU libraries, no CUDA
     ones.  ``extra_compile_args`` may be a list or a ``{"cxx": [...], "nvcc": [...]}`` dict."""
-    extension = cpp_extension.CppExtension(name, list(sources), *args, **kwargs)
-    extension.moccuda_cuda = True
-    return extension
+    return cpp_extension.CppExtension(name, list(sources), *args, **kwargs)
 
 
 class BuildExtension(cpp_extension.BuildExtension):

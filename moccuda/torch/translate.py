@@ -80,6 +80,8 @@ def torch_include_dirs() -> list[str]:
 
 
 def translation_options(name: str, include_dirs: list[str], cuda: CudaFlags) -> TranslateOptions:
+    """How a ``.cu`` of extension ``name`` is parsed: as PyTorch compiles its sources (C++20, its
+    macros), the compat headers and PyTorch's as system headers, the host-check rewrite on."""
     # The macros PyTorch's cpp_extension defines for every source of an extension.
     defines = ("TORCH_API_INCLUDE_EXTENSION_H", f"TORCH_EXTENSION_NAME={name}", *cuda.defines)
     return TranslateOptions(include_dirs=tuple(include_dirs) + cuda.include_dirs, defines=defines,
