@@ -16,13 +16,14 @@
 #include <time.h>
 #ifndef __CUDA2CPU_PARSE__
 #include <type_traits>
-/* The OpenMP runtime calls NestedTeams makes.  <omp.h> where the compiler has it: a program that
- * includes it after this header (PyTorch's ATen/Parallel.h does) must see the same declarations,
- * and g++'s carry noexcept.  Declared here otherwise (not every compiler finds <omp.h> without
- * -fopenmp; translated programs always link an OpenMP runtime). */
-#if defined(__has_include) && __has_include(<omp.h>)
+/* NestedTeams calls the OpenMP runtime (translated programs are always built with OpenMP on).
+ * With g++, through <omp.h>: a program including it later (PyTorch's ATen/Parallel.h does) must
+ * see the same declarations, and g++'s carry noexcept.  With clang, declared as libomp's <omp.h>
+ * declares them (clang may be looking at g++'s <omp.h>, which it cannot read).  Without OpenMP
+ * there is no NestedTeams. */
+#if defined(_OPENMP) && !defined(__clang__)
 #include <omp.h>
-#else
+#elif defined(_OPENMP)
 extern "C" int omp_get_max_threads(void);
 extern "C" int omp_get_max_active_levels(void);
 extern "C" void omp_set_max_active_levels(int);
@@ -202,6 +203,7 @@ inline unsigned threads_through(First first, Limit limit, unsigned count)
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner
  * team over the block's threads, together about the OpenMP thread count (OMP_NUM_THREADS).
  * Nested parallelism is enabled while the object lives and restored after. */
+#ifdef _OPENMP
 class NestedTeams {
 public:
     explicit NestedTeams(dim3 grid) : saved_levels_(omp_get_max_active_levels())
@@ -221,6 +223,7 @@ public:
 private:
     int saved_levels_;
 };
+#endif /* _OPENMP */
 
 }  // namespace moccuda
 #endif /* !__CUDA2CPU_PARSE__ */
