@@ -164,6 +164,8 @@ inline unsigned min_unsigned(unsigned a, unsigned b) { return a < b ? a : b; }
 template <class First, class Limit>
 inline unsigned threads_below(First first, Limit limit, unsigned count)
 {
+    if (count > 1024u)  // a block's extent, checked at launch: tells gcc the loop is short
+        __builtin_unreachable();
     using Common = typename std::common_type<First, Limit>::type;
     if constexpr (std::is_integral<Common>::value) {
         Common f = static_cast<Common>(first), l = static_cast<Common>(limit);
@@ -184,6 +186,8 @@ inline unsigned threads_below(First first, Limit limit, unsigned count)
 template <class First, class Limit>
 inline unsigned threads_through(First first, Limit limit, unsigned count)
 {
+    if (count > 1024u)  // a block's extent, checked at launch: tells gcc the loop is short
+        __builtin_unreachable();
     using Common = typename std::common_type<First, Limit>::type;
     if constexpr (std::is_integral<Common>::value) {
         Common f = static_cast<Common>(first), l = static_cast<Common>(limit);
