@@ -191,7 +191,7 @@ class BarrierSplit:
             needed = _needed_recomputations(uses[j], recomputed, kept, operands, declared_in, j)
             prologue = tuple(decls[s] for s in sorted(
                 needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
-            body = replace(body, stmts=prologue + body.stmts)
+            body = replace(body, stmts=_without_unused(prologue + body.stmts, recomputed))
             touched_syms = used_symbols(body) | {s for s in storage if declared_in[s] == j}
             touched = tuple(storage[s] for s in storage if s in touched_syms)
             _check_distinct_names(touched)
@@ -254,3 +254,15 @@ def _check_distinct_names(kept: tuple[ir.KeptVar, ...]) -> None:
             raise split_unsupported(kv.loc, f"two variables named '{kv.name}' that both live across __syncthreads() "
                               "(rename one)")
         seen[kv.name] = kv
+
+
+def _without_unused(stmts: tuple[ir.Stmt, ...], recomputed: set[int]) -> tuple[ir.Stmt, ...]:
+    """Drops declarations of recomputed values that this thread loop does not use (a value used
+    only after the barrier is recomputed there: its first declaration would be dead, and -Wall
+    says so in the user's build)."""
+    while True:
+        used = set().union(*(used_symbols(s) for s in stmts)) if stmts else set()
+        dead = [s for s in stmts if isinstance(s, ir.VarDecl) and s.sym in recomputed and s.sym not in used]
+        if not dead:
+            return stmts
+        stmts = tuple(s for s in stmts if all(s is not d for d in dead))
