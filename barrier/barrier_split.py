@@ -146,7 +146,8 @@ class BarrierSplit:
         operands = {sym: used_symbols(d.init) & set(values) for sym, d in values.items()}
         sources = {sym for sym, d in values.items() if not recomputable(d.init, set(values), params)}
         live_values = crossing & set(values)
-        kept = choose_kept(values, sources, operands, live_values) | (crossing - set(values))
+        chosen = choose_kept(values, sources, operands, live_values) if ctx.min_cut else set(live_values)
+        kept = chosen | (crossing - set(values))
         recomputed = {sym for sym in crossing if sym not in kept}
 
         storage: dict[int, ir.KeptVar] = {}

@@ -63,6 +63,8 @@ class PassContext:
     schedule: str = "auto"
     #: Whether ``launch-regions`` ran: host launches may then share parallel regions.
     launch_regions: bool = False
+    #: Whether ``min-cut`` ran: ``barrier-split`` then recomputes what it need not keep.
+    min_cut: bool = False
     #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
     #: barrier passes read what a called function accesses); overloaded names are left out.
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
@@ -146,6 +148,7 @@ PIPELINE_ORDER = (
     "store-forward",
     "parallel-licm",
     "barrier-interchange",
+    "min-cut",
     "barrier-split",
     "guard-folding",
     "thread-simd",
