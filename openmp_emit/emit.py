@@ -130,7 +130,6 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
         """Blocks x y/z threads x chunks of x threads: one collapsed parallel loop."""
         (loop,) = s.body.stmts
         tx, ty, tz = self.names.thread
-        bx, by, bz = self.names.block
         chunk, end_x = self.names.chunk, self.names.thread_end[0]
         if self.team:
             self.emit("#pragma omp for collapse(6) schedule(static)")
@@ -342,8 +341,12 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False) -> str:
     return _fix_pragmas(printer.text())
 
 
+#: What ``emit_kernel(..., team=True)`` appends to a kernel's name for its work-sharing form.
+TEAM_SUFFIX = "__team"
+
+
 def team_function_name(kernel_name: str) -> str:
-    return f"{kernel_name}__team"
+    return kernel_name + TEAM_SUFFIX
 
 
 def can_run_in_team(kernel: ir.Kernel) -> bool:

@@ -90,15 +90,9 @@ def _version_for_full_blocks(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol])
     fast: list[ir.Stmt] = []
     for st in stmts:
         if isinstance(st, ir.If) and not ir.exits_from_nested_loop(st, 1):
-            folded, rest = [], []
-            for term in _conjuncts(st.cond):
-                bound = folder.bound(term)
-                # A guard on threadIdx alone (tid < 16) picks the same threads in every block:
-                # only one on a grid-wide index is passed by whole blocks.
-                if bound is None or not _uses(bound.first, "blockIdx"):
-                    rest.append(term)
-                else:
-                    folded.append(replace(bound, loc=term.loc))
+            # A guard on threadIdx alone (tid < 16) picks the same threads in every block:
+            # only one on a grid-wide index is passed by whole blocks.
+            folded, rest = folder.split(_conjuncts(st.cond), lambda b: _uses(b.first, "blockIdx"))
             if folded:
                 bounds.extend(folded)
                 fast.append(replace(st, cond=_conjunction(rest)) if rest else st.then)
@@ -123,11 +117,8 @@ def _conjunction(terms: list[ir.Expr]) -> ir.Expr:
 def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.ThreadLoop:
     stmts = node.body.stmts
     kept = {kv.sym for kv in node.kept}
-    prefix: dict[int, ir.VarDecl] = {}
-    n = 0
-    while n < len(stmts) and _pure_decl(stmts[n], kept):
-        prefix[stmts[n].sym] = stmts[n]
-        n += 1
+    prefix = _prefix(stmts, kept)
+    n = len(prefix)  # the prefix is the body's first n statements
     if n == len(stmts) or not isinstance(stmts[n], ir.If) or stmts[n].otherwise is not None:
         return node
     guard = stmts[n]
@@ -140,13 +131,7 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.
     terms = _negated_terms(guard.cond) if early_exit else _conjuncts(guard.cond)
     if terms is None:
         return node
-    bounds, rest = [], []
-    for term in terms:
-        bound = folder.bound(term)
-        if bound is None:
-            rest.append(term)
-        else:
-            bounds.append(replace(bound, loc=term.loc))
+    bounds, rest = folder.split(terms)
     if not bounds or (early_exit and rest):
         return node
     if early_exit:
@@ -211,6 +196,17 @@ class _Folder:
     prefix: dict[int, ir.VarDecl]
     varying: set[int]
     symbols: dict[int, ir.Symbol]
+
+    def split(self, terms: list[ir.Expr], wanted=lambda bound: True) -> tuple[list[ir.ThreadBound], list[ir.Expr]]:
+        """The terms that fold into (wanted) bounds, and the others, in order."""
+        bounds, rest = [], []
+        for term in terms:
+            bound = self.bound(term)
+            if bound is None or not wanted(bound):
+                rest.append(term)
+            else:
+                bounds.append(replace(bound, loc=term.loc))
+        return bounds, rest
 
     def bound(self, term: ir.Expr) -> ir.ThreadBound | None:
         if isinstance(term, ir.Binary) and term.op == "==":

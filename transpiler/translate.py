@@ -210,7 +210,7 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
         start = tok.extent.start.offset
         if i > 0 and (name, tokens[i - 1].extent.end.offset) in team_launches:
             start = tokens[i - 1].extent.end.offset
-            text = emit.team_function_name("") + text
+            text = emit.TEAM_SUFFIX + text
         edits.append(Edit(start, tokens[j + 1].extent.end.offset, text))
         i = j + 2
     return edits
