@@ -267,22 +267,59 @@ MOCCUDA_HD T fetch(const moccuda_texels &t, const Sampler &s, int dims, const fl
     return from_floats<T>(v);
 }
 
-/* tex1Dfetch: an integer index into linear memory, no filtering; out of range reads zero. */
 template <class T>
-MOCCUDA_HD T fetch_linear(const moccuda_texels &t, cudaTextureReadMode read, int x)
+MOCCUDA_HD T load_texel(const unsigned char *p)
+{
+    T value;
+    memcpy(&value, p, sizeof value);
+    return value;
+}
+template <class T>
+MOCCUDA_HD T zero_texel()
 {
     T value;
     memset(&value, 0, sizeof value);
-    if (x < 0 || (size_t)x >= t.width)
-        return value;
-    if (read == cudaReadModeElementType) {
-        memcpy(&value, texel_at(t, x, 0, 0), sizeof value < t.element_size ? sizeof value : t.element_size);
+    return value;
+}
+
+/* tex1Dfetch in general: on linear memory an integer index, no filtering, zero out of range; on
+ * anything else (CUDA leaves it undefined) an array read by index, point sampling at the texel
+ * centre.  Out of line, so that the common case below stays small inside the kernel's loops, and
+ * pure, so that a call of it does not stop gcc from hoisting the texture's fields out of them. */
+template <class T>
+MOCCUDA_HD __attribute__((noinline, pure)) T fetch_index_general(const moccuda_texture &t, Sampler s, int x)
+{
+    if (!t.linear) {
+        float coord = (float)x + 0.5f;
+        s.filter = cudaFilterModePoint;
+        s.normalized = false;
+        return fetch<T>(t.texels, s, 1, &coord);
+    }
+    if ((size_t)(long)x >= t.texels.width)  /* a negative x converts to a huge size */
+        return zero_texel<T>();
+    if (s.read == cudaReadModeElementType) {
+        T value = zero_texel<T>();
+        memcpy(&value, texel_at(t.texels, x, 0, 0), sizeof value < t.texels.element_size ? sizeof value : t.texels.element_size);
         return value;
     }
-    Sampler s = {{cudaAddressModeClamp, cudaAddressModeClamp, cudaAddressModeClamp}, cudaFilterModePoint, read, false, 0};
     float v[4];
-    texel_floats(t, s, x, 0, 0, v);
+    texel_floats(t.texels, s, x, 0, 0, v);
     return from_floats<T>(v);
+}
+
+/* tex1Dfetch: the common case (linear memory holding T, read as the element type) is one
+ * unsigned compare and a load of constant size.  The fields are read before any branch so that
+ * gcc hoists them out of the kernel's loops (a load only some paths make is not hoisted); a
+ * variable-size memcpy here was a library call per fetch (kmeans_texture ran 25x slower). */
+template <class T>
+MOCCUDA_HD T fetch_index(const moccuda_texture &t, const Sampler &s, int x)
+{
+    const unsigned char *data = t.texels.data;
+    size_t width = t.texels.width;
+    bool common = (t.linear != 0) & (s.read == cudaReadModeElementType) & (t.texels.element_size == sizeof(T));
+    if (__builtin_expect(!common, 0))
+        return fetch_index_general<T>(t, s, x);
+    return (size_t)(long)x < width ? load_texel<T>(data + (size_t)x * sizeof(T)) : zero_texel<T>();
 }
 
 MOCCUDA_HD const moccuda_texture &object(unsigned long long handle)
@@ -339,13 +376,7 @@ template <class T>
 MOCCUDA_HD T tex1Dfetch(cudaTextureObject_t tex, int x)
 {
     const moccuda_texture &t = moccuda::texture::object(tex);
-    if (t.linear)
-        return moccuda::texture::fetch_linear<T>(t.texels, t.sampling.readMode, x);
-    float coord = (float)x + 0.5f;  /* an array read by index: point sampling at the texel centre */
-    moccuda::texture::Sampler s = moccuda::texture::sampler_of(t.sampling);
-    s.filter = cudaFilterModePoint;
-    s.normalized = false;
-    return moccuda::texture::fetch<T>(t.texels, s, 1, &coord);
+    return moccuda::texture::fetch_index<T>(t, moccuda::texture::sampler_of(t.sampling), x);
 }
 template <class T>
 MOCCUDA_HD void tex1Dfetch(T *value, cudaTextureObject_t tex, int x) { *value = tex1Dfetch<T>(tex, x); }
@@ -509,13 +540,7 @@ template <class T, enum cudaTextureReadMode M>
 MOCCUDA_HD typename moccuda::texture::result<T, M>::type tex1Dfetch(const texture<T, 1, M> &tex, int x)
 {
     typedef typename moccuda::texture::result<T, M>::type R;
-    if (tex.binding.linear)
-        return moccuda::texture::fetch_linear<R>(tex.binding.texels, M, x);
-    moccuda::texture::Sampler s = tex.sampler();
-    s.filter = cudaFilterModePoint;
-    s.normalized = false;
-    float coord = (float)x + 0.5f;
-    return moccuda::texture::fetch<R>(tex.binding.texels, s, 1, &coord);
+    return moccuda::texture::fetch_index<R>(tex.binding, tex.sampler(), x);
 }
 template <class T, enum cudaTextureReadMode M>
 MOCCUDA_HD typename moccuda::texture::result<T, M>::type tex1D(const texture<T, 1, M> &tex, float x)

@@ -19,6 +19,7 @@ texture<float, 1, cudaReadModeElementType> ref_linear;
 texture<float, 2, cudaReadModeElementType> ref_pitched;
 texture<uchar4, 2, cudaReadModeNormalizedFloat> ref_rgba;
 texture<int, 1> ref_ints;
+texture<unsigned char, 1, cudaReadModeNormalizedFloat> ref_bytes;
 
 __global__ void fetch_linear(cudaTextureObject_t t_float, cudaTextureObject_t t_int4, float *f, int4 *v, int n)
 {
@@ -26,6 +27,16 @@ __global__ void fetch_linear(cudaTextureObject_t t_float, cudaTextureObject_t t_
     if (threadIdx.x < n) {
         f[threadIdx.x] = tex1Dfetch<float>(t_float, i);
         v[threadIdx.x] = tex1Dfetch<int4>(t_int4, i);
+    }
+}
+
+// Bytes read as normalized floats: tex1Dfetch outside its common case (texel type != result type).
+__global__ void fetch_bytes(cudaTextureObject_t t_bytes, float *obj, float *ref, int n)
+{
+    int i = threadIdx.x - 2;
+    if (threadIdx.x < n) {
+        obj[threadIdx.x] = tex1Dfetch<float>(t_bytes, i);
+        ref[threadIdx.x] = tex1Dfetch(ref_bytes, i);
     }
 }
 
@@ -330,6 +341,30 @@ int main()
     cudaMemcpy(a, da, sizeof a, cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; ++i) CHECK(a[i] == (i < 10 ? lin[i] : 0.0f), "tex1Dfetch beyond the bound size %d: %g", i, a[i]);
     CHECK(cudaUnbindTexture(&ref_linear) == cudaSuccess, "cudaUnbindTexture(&ref)");
+
+    // ---- 8. tex1Dfetch of bytes as normalized floats (object and reference), zero out of range ----
+    unsigned char bytes[n];
+    for (int i = 0; i < n; ++i) bytes[i] = (unsigned char)(i * 37 + 11);
+    unsigned char *dbytes; float *dobj, *dref;
+    cudaMalloc(&dbytes, sizeof bytes); cudaMalloc(&dobj, (n + 4) * sizeof(float)); cudaMalloc(&dref, (n + 4) * sizeof(float));
+    cudaMemcpy(dbytes, bytes, sizeof bytes, cudaMemcpyHostToDevice);
+    memset(&res, 0, sizeof res); memset(&td, 0, sizeof td);
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = dbytes; res.res.linear.desc = cudaCreateChannelDesc<unsigned char>(); res.res.linear.sizeInBytes = sizeof bytes;
+    td.readMode = cudaReadModeNormalizedFloat;
+    cudaTextureObject_t t_bytes;
+    CHECK(cudaCreateTextureObject(&t_bytes, &res, &td, NULL) == cudaSuccess, "cudaCreateTextureObject(bytes)");
+    CHECK(cudaBindTexture(NULL, ref_bytes, dbytes, sizeof bytes) == cudaSuccess, "cudaBindTexture(bytes)");
+    fetch_bytes<<<1, n + 4>>>(t_bytes, dobj, dref, n + 4);
+    float fobj[n + 4], fref[n + 4];
+    cudaMemcpy(fobj, dobj, sizeof fobj, cudaMemcpyDeviceToHost);
+    cudaMemcpy(fref, dref, sizeof fref, cudaMemcpyDeviceToHost);
+    for (int k = 0; k < n + 4; ++k) {
+        int i = k - 2; bool in = i >= 0 && i < n;
+        float want = in ? bytes[i] / 255.0f : 0.0f;
+        CHECK(fobj[k] == want && fref[k] == want, "tex1Dfetch of bytes %d: %g %g != %g", i, fobj[k], fref[k], want);
+    }
+    cudaDestroyTextureObject(t_bytes); cudaUnbindTexture(ref_bytes);
 
     cudaDestroyTextureObject(t_float); cudaDestroyTextureObject(t_int4); cudaDestroyTextureObject(t1);
     cudaDestroyTextureObject(t3); cudaDestroyTextureObject(t_rgba);
