@@ -184,6 +184,10 @@ def run(inv) -> list[dict]:
         print("cuda2cpu: ignored (they steer only GPU code): " + " ".join(inv.ignored), file=sys.stderr)
     if inv.emit == "openmp":
         return _emit(inv)
+    if inv.emit == "kernel-library":
+        from transpiler import kernel_library
+        inv.output = inv.output or kernel_library.default_output(inv.inputs[0].path)
+        return kernel_library.build(inv, inv.inputs)
 
     explains: list[dict] = []
     sources = [s for s in inv.inputs if s.language != "object"]

@@ -154,9 +154,12 @@ OPTIONS: tuple[Opt, ...] = (
     _o("-V", "--version", action="const", dest="show_version", help="print the version"),
     _o("-h", "--help", action="const", dest="show_help", help="this text"),
     # ------------------------------------------------------------------ cuda2cpu's own
-    _o("--emit", action="store", dest="emit", metavar="KIND", choices=("openmp",), section="own",
+    _o("--emit", action="store", dest="emit", metavar="KIND", choices=("openmp", "kernel-library"), section="own",
        help="--emit=openmp: write the translated C++ instead of building: to -o FILE (- for stdout), "
-            "to stdout for one input without -o, or to NAME.omp.cpp for each of several inputs"),
+            "to stdout for one input without -o, or to NAME.omp.cpp for each of several inputs. "
+            "--emit=kernel-library: build the kernels of the .cu inputs (no host code, no main) as a shared "
+            "library for the program nvcc builds from them, run with `moccuda run --kernels LIB -- ./app` "
+            "(-o LIB; default libNAME_kernels.so)"),
     _o("--explain", action="store", dest="explain", metavar="FMT", optional_value=True, const="text",
        choices=("text", "json"), section="own",
        help="report what happened to each kernel's barriers: text on stderr (default), "
@@ -577,6 +580,16 @@ def _check(inv: Invocation) -> None:
     if not inv.inputs:
         raise UsageError("no input files (see cuda2cpu --help)")
     sources = [i for i in inv.inputs if i.language != "object"]
+    if inv.emit == "kernel-library":
+        if any(i.language != "cu" for i in inv.inputs):
+            others = ", ".join(i.path for i in inv.inputs if i.language != "cu")
+            raise UsageError(f"--emit=kernel-library builds .cu inputs only (not {others}; the nvcc-built program "
+                             "has the host code)")
+        if not inv.output and len(inv.inputs) > 1:
+            raise UsageError("--emit=kernel-library with several inputs needs -o LIB")
+        if inv.output == "-":
+            raise UsageError("--emit=kernel-library writes a shared library: give -o LIB")
+        return
     if inv.emit:
         if any(i.language != "cu" for i in inv.inputs):
             others = ", ".join(i.path for i in inv.inputs if i.language != "cu")

@@ -29,6 +29,7 @@ from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
 from transpiler import __version__, ir, torch_host
+from transpiler import kernel_library as kernel_library_module
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
 from transpiler.options import TranslateOptions
 from transpiler.passes import PassContext, build_pipeline, run_pipeline
@@ -284,9 +285,13 @@ def render_file(name: str, edits: dict[str, list[Edit]], scan: UnitScan, include
 # --------------------------------------------------------------------------------- the driver
 
 
-def translate_file(path: str | os.PathLike, options: TranslateOptions | None = None) -> TranslationResult:
+def translate_file(path: str | os.PathLike, options: TranslateOptions | None = None,
+                   kernel_library: bool = False) -> TranslationResult:
+    """``kernel_library``: the source of a kernel library for the program nvcc builds from the same
+    file (``transpiler.kernel_library``): host code out, entry points in, no host regions."""
     options = options or TranslateOptions()
-    passes = build_pipeline(options.pipeline, options.disabled_passes)
+    disabled = (*options.disabled_passes, "launch-regions") if kernel_library else options.disabled_passes
+    passes = build_pipeline(options.pipeline, disabled)
     unit = parse_file(path, options)
     scan = scan_unit(unit)
     needs = device_builtins(scan)
@@ -333,6 +338,16 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
                 edits.setdefault(file, []).append(Edit(start, end, text))
             elif name in needs:
                 edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated))))
+    # Explicit instantiations of kernels name the translated kernel's launch parameter too.
+    instantiations = kernel_library_module.explicit_instantiations(unit, {c.spelling for c in scan.kernels},
+                                                                   list(scan.files))
+    for e in kernel_library_module.explicit_instantiation_edits(instantiations):
+        edits.setdefault(e.file, []).append(Edit(e.start, e.end, e.text))
+    if kernel_library:
+        library_edits, library_warnings = kernel_library_module.library_edits(unit, scan, options, instantiations)
+        for e in library_edits:
+            edits.setdefault(e.file, []).append(Edit(e.start, e.end, e.text))
+        ctx.warnings.extend(library_warnings)
     for name in list(scan.files):
         found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:

@@ -32,6 +32,11 @@ cudaError_t wait_for_stream(cudaStream_t stream);
 // stream, runs it now on the calling thread after wait_for_stream.
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work);
 
+// The storage behind `symbol`: for the host shadow of a __device__/__constant__ variable that an
+// nvcc-built program registered, the kernel library's variable (else the shadow), with its size
+// in *bytes; any other address is its own storage (bytes untouched).
+void *device_symbol(const void *symbol, size_t *bytes);
+
 // Waits until every stream has drained (cudaDeviceSynchronize).
 void synchronize_all();
 

@@ -10,9 +10,19 @@
 //                                                   size_t shared_bytes, cudaStream_t stream);
 //
 // looked up first in the libraries named by $MOCCUDA_KERNELS (colon-separated paths, opened with
-// dlopen on the first launch), then in the process.  `args` is nvcc's array of pointers to the
-// arguments.  The implementation runs on the calling thread after the stream's earlier work.  A
-// kernel without one fails its launch with cudaErrorInvalidDeviceFunction and a message naming it.
+// dlopen on the first launch or symbol access), then in the process.  `args` is nvcc's array of
+// pointers to the arguments.  The implementation runs on the calling thread after the stream's
+// earlier work.  A kernel without one fails its launch with cudaErrorInvalidDeviceFunction and a
+// message naming it.  `cuda2cpu --emit=kernel-library` builds such libraries
+// (moccuda/kernel_library.h).
+//
+// A registered __device__/__constant__ variable is, as on a GPU, storage apart from the host shadow
+// nvcc registers: the kernel library's own variable, exported as `moccuda_variable_<registered
+// name>` (a pointer to it), so that its initializer and the kernels' accesses are the ones
+// cudaMemcpyToSymbol & co. see.  Without one, the shadow itself is the storage.
+//
+// nvcc names an anonymous namespace after the file (`_GLOBAL__N__29faf03c_8_app_cu_...`), g++ and
+// clang `_GLOBAL__N_1`; a name not found as registered is looked up again in the second form.
 #include "internal.h"
 
 #include <dlfcn.h>
@@ -40,7 +50,15 @@ struct Kernel {
 std::mutex mutex;
 std::unordered_map<const void *, Kernel *> kernels;  // by host stub; never freed (handles stay valid)
 std::vector<void *> kernel_libraries;
-std::unordered_map<std::string, void *> variables;  // __device__/__constant__ by name: their host shadow
+struct Variable {
+    std::string name;  // as registered
+    void *shadow;
+    size_t bytes;
+    void *storage = nullptr;
+    bool looked_up = false;
+};
+std::unordered_map<std::string, Variable *> variables;          // by registered name; never freed
+std::unordered_map<const void *, Variable *> variables_by_shadow;
 bool libraries_opened = false;
 
 struct CallConfiguration {
@@ -65,7 +83,8 @@ void open_kernel_libraries()
             end = list.size();
         std::string path = list.substr(start, end - start);
         if (!path.empty()) {
-            void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+            // RTLD_LOCAL: each library's symbols stay its own (two may define the same entry).
+            void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
             if (library != nullptr)
                 kernel_libraries.push_back(library);
             else
@@ -75,20 +94,72 @@ void open_kernel_libraries()
     }
 }
 
+// `name` with each anonymous namespace spelled as g++ and clang mangle it (`12_GLOBAL__N_1`).
+std::string portable_name(const std::string &name)
+{
+    static const std::string anonymous = "_GLOBAL__N_";
+    std::string out;
+    size_t at = 0;
+    while (at < name.size()) {
+        size_t digits = at;
+        while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9')
+            ++digits;
+        if (digits > at && name.compare(digits, anonymous.size(), anonymous) == 0) {
+            // A source name <length><identifier>: take the shortest length suffix that fits.
+            for (size_t from = at; from < digits; ++from) {
+                size_t length = std::stoul(name.substr(from, digits - from));
+                if (name[from] != '0' && length >= anonymous.size() && digits + length <= name.size()) {
+                    out += name.substr(at, from - at) + "12_GLOBAL__N_1";
+                    at = digits + length;
+                    break;
+                }
+            }
+            if (at >= digits)
+                continue;
+        }
+        out += name[at++];
+    }
+    return out;
+}
+
+// The symbol `prefix + name` (or its portable form) in the kernel libraries, then in the process
+// (the caller holds the mutex).
+void *find_symbol(const std::string &prefix, const std::string &name)
+{
+    open_kernel_libraries();
+    const std::string portable = portable_name(name);
+    for (const std::string *form : {&name, &portable}) {
+        std::string symbol = prefix + *form;
+        for (void *library : kernel_libraries)
+            if (void *found = dlsym(library, symbol.c_str()))
+                return found;
+        if (void *found = dlsym(RTLD_DEFAULT, symbol.c_str()))
+            return found;
+        if (portable == name)
+            break;
+    }
+    return nullptr;
+}
+
 // The kernel's CPU implementation, or null (the caller holds the mutex).
 KernelEntry resolve(Kernel *kernel)
 {
-    if (kernel->looked_up)
-        return kernel->entry;
-    kernel->looked_up = true;
-    open_kernel_libraries();
-    std::string symbol = "moccuda_kernel_" + kernel->name;
-    for (void *library : kernel_libraries)
-        if (void *found = dlsym(library, symbol.c_str()))
-            return kernel->entry = reinterpret_cast<KernelEntry>(found);
-    if (void *found = dlsym(RTLD_DEFAULT, symbol.c_str()))
-        kernel->entry = reinterpret_cast<KernelEntry>(found);
+    if (!kernel->looked_up) {
+        kernel->looked_up = true;
+        kernel->entry = reinterpret_cast<KernelEntry>(find_symbol("moccuda_kernel_", kernel->name));
+    }
     return kernel->entry;
+}
+
+// The variable's storage (the caller holds the mutex).
+void *storage(Variable *variable)
+{
+    if (!variable->looked_up) {
+        variable->looked_up = true;
+        void *found = find_symbol("moccuda_variable_", variable->name);
+        variable->storage = found != nullptr ? *static_cast<void **>(found) : variable->shadow;
+    }
+    return variable->storage;
 }
 
 Kernel *find_kernel(const void *host_stub)
@@ -122,6 +193,18 @@ cudaError_t launch(Kernel *kernel, dim3 grid, dim3 block, void **args, size_t sh
 }
 
 }  // namespace
+
+void *device_symbol(const void *symbol, size_t *bytes)
+{
+    std::lock_guard<std::mutex> guard(mutex);
+    auto found = variables_by_shadow.find(symbol);
+    if (found == variables_by_shadow.end())
+        return const_cast<void *>(symbol);
+    if (bytes != nullptr)
+        *bytes = found->second->bytes;
+    return storage(found->second);
+}
+
 }  // namespace runtime
 }  // namespace moccuda
 
@@ -155,16 +238,18 @@ void __cudaRegisterFunction(void **, const char *host_fun, char *, const char *d
         slot = new Kernel{host_fun, device_name};
 }
 
-// A __device__ or __constant__ variable: its host shadow is the variable itself, since device
-// memory is host memory, so cudaMemcpyToSymbol(shadow, ...) already works.  Kernel libraries find
-// it by name with moccuda_device_variable.
-void __cudaRegisterVar(void **, char *host_var, char *, const char *device_name, int, size_t, int, int)
+// A __device__ or __constant__ variable: the symbol APIs take its host shadow and reach its
+// storage (device_symbol), the kernel library's variable when one exports it.
+void __cudaRegisterVar(void **, char *host_var, char *, const char *device_name, int, size_t bytes, int, int)
 {
     using namespace moccuda::runtime;
     if (host_var == nullptr || device_name == nullptr)
         return;
     std::lock_guard<std::mutex> guard(mutex);
-    variables[device_name] = host_var;
+    Variable *&slot = variables[device_name];
+    if (slot == nullptr)
+        slot = new Variable{device_name, host_var, bytes};
+    variables_by_shadow[host_var] = slot;
 }
 
 // The storage of the registered __device__ or __constant__ variable `name` (as nvcc registers it:
@@ -176,7 +261,7 @@ void *moccuda_device_variable(const char *name)
         return nullptr;
     std::lock_guard<std::mutex> guard(mutex);
     auto found = variables.find(name);
-    return found != variables.end() ? found->second : nullptr;
+    return found != variables.end() ? storage(found->second) : nullptr;
 }
 
 void *moccuda_symbol_by_name(const char *name)

@@ -395,6 +395,7 @@ cudaError_t moccuda_symbol_copy(void *symbol, size_t symbol_bytes, size_t offset
 {
     if (symbol == nullptr)
         return fail(cudaErrorInvalidSymbol);
+    symbol = moccuda::runtime::device_symbol(symbol, &symbol_bytes);
     // The symbol is on the device side of the copy, so only the directions that allow that.
     bool direction_ok = kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault ||
                         kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
@@ -446,7 +447,19 @@ cudaError_t cudaGetSymbolAddress(void **device_ptr, const void *symbol)
         return fail(cudaErrorInvalidValue);
     if (symbol == nullptr)
         return fail(cudaErrorInvalidSymbol);
-    *device_ptr = const_cast<void *>(symbol);
+    *device_ptr = moccuda::runtime::device_symbol(symbol, nullptr);
+    return cudaSuccess;
+}
+
+// The C entry point nvcc-built programs call (translated ones use the header's template).
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    if (size == nullptr)
+        return fail(cudaErrorInvalidValue);
+    size_t bytes = 0;
+    if (symbol == nullptr || (moccuda::runtime::device_symbol(symbol, &bytes), bytes == 0))
+        return fail(cudaErrorInvalidSymbol);
+    *size = bytes;
     return cudaSuccess;
 }
 

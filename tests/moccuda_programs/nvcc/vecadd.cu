@@ -1,4 +1,5 @@
-// Built with nvcc -cudart shared; run on the CPU under `moccuda run` with vecadd_kernels.cpp.
+// Built with nvcc -cudart shared; run on the CPU under `moccuda run` with the kernel library
+// `cuda2cpu --emit=kernel-library -DWITHOUT_MISSING_KERNEL` builds from this file.
 #include <cstdio>
 
 __global__ void vadd(const float *a, const float *b, float *c, int n)
@@ -8,7 +9,11 @@ __global__ void vadd(const float *a, const float *b, float *c, int n)
         c[i] = a[i] + b[i];
 }
 
-__global__ void missing(int *out) { *out = 1; }  // no CPU implementation in the kernel library
+#ifdef WITHOUT_MISSING_KERNEL  // (the kernel library's build): `missing` has no CPU implementation
+__global__ void missing(int *out);
+#else
+__global__ void missing(int *out) { *out = 1; }
+#endif
 
 int main(int argc, char **argv)
 {
