@@ -1,4 +1,5 @@
-// Built with nvcc -cudart shared; run on the CPU under `moccuda run` with features_kernels.cpp:
+// Built with nvcc -cudart shared; run on the CPU under `moccuda run` with the kernel library
+// `cuda2cpu --emit=kernel-library` builds from this file:
 // a shared-memory reduction with barriers, a __device__ variable set with cudaMemcpyToSymbol,
 // two streams ordered by an event, and event timing.
 #include <cstdio>

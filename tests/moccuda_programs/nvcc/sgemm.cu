@@ -1,7 +1,16 @@
 // Built with nvcc -cudart shared against MocCUDA's cublas_v2.h and libcublas.so.13; run under
-// `moccuda run`: SGEMM with a transpose, alpha and beta, on cudaMalloc'd memory, checked here.
+// `moccuda run` with the kernel library `cuda2cpu --emit=kernel-library` builds from this file:
+// SGEMM with a transpose, alpha and beta, on cudaMalloc'd memory that a kernel fills, checked here.
 #include <cstdio>
 #include <cublas_v2.h>
+
+// values[i] = (i % period) * step + first
+__global__ void fill(float *values, int count, int period, float step, float first)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        values[i] = (float)(i % period) * step + first;
+}
 
 int main()
 {
@@ -25,8 +34,8 @@ int main()
     cudaMalloc(&dA, sizeof A);
     cudaMalloc(&dB, sizeof B);
     cudaMalloc(&dC, sizeof C);
-    cudaMemcpy(dA, A, sizeof A, cudaMemcpyHostToDevice);
-    cudaMemcpy(dB, B, sizeof B, cudaMemcpyHostToDevice);
+    fill<<<1, 32>>>(dA, k * m, 5, 1.0f, -2.0f);   // the A and B above, made on the device
+    fill<<<1, 32>>>(dB, k * n, 3, 1.0f, 0.5f);
     cudaMemcpy(dC, C, sizeof C, cudaMemcpyHostToDevice);
     cublasHandle_t handle;
     cublasStatus_t created = cublasCreate(&handle);
@@ -35,8 +44,9 @@ int main()
     int wrong = 0;
     for (int i = 0; i < m * n; ++i)
         wrong += C[i] != R[i];
-    printf("create %d sgemm %d, %d wrong\n%s\n", (int)created, (int)status, wrong,
-           created == 0 && status == 0 && wrong == 0 ? "PASS" : "FAIL");
+    cudaError_t filled = cudaGetLastError();
+    printf("fill %s, create %d sgemm %d, %d wrong\n%s\n", cudaGetErrorName(filled), (int)created, (int)status, wrong,
+           filled == cudaSuccess && created == 0 && status == 0 && wrong == 0 ? "PASS" : "FAIL");
     cublasDestroy(handle);
     return 0;
 }
