@@ -208,3 +208,14 @@ def test_kernel_library_usage_errors(tmp_path, capsys):
     assert "needs -o LIB" in capsys.readouterr().err
     assert cuda2cpu_main(["--help"]) == 0
     assert "--emit=kernel-library" in capsys.readouterr().out
+
+
+def test_kernel_kinds_built_by_cuda2cpu_itself(tmp_path):
+    """The same program built by cuda2cpu (no nvcc, no preload): the explicit instantiation is
+    translated with the kernel's launch parameter, and every kind of kernel and variable works."""
+    app = tmp_path / "kinds"
+    _cuda2cpu(PROGRAMS / "kernel_kinds.cu", "-o", app)
+    run = subprocess.run([str(app)], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == ["launch cudaSuccess, 0 wrong, launches 5, bias 10, factors 2 3, size 8, "
+                                       "rescaled 0 wrong", "PASS"], run.stdout + run.stderr
