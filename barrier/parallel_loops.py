@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from barrier.liveness import assigned_symbols, fresh_name
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error
 from transpiler.passes import PassContext, map_kernels, register
@@ -61,6 +62,33 @@ def split_shared(body: ir.Stmt) -> tuple[ir.Stmt, list[ir.VarDecl]]:
     return stripped, found
 
 
+def _thread_copies_of_assigned_params(kernel: ir.Kernel, ctx: PassContext) -> ir.Stmt:
+    """The kernel body, where each parameter the body assigns (or takes the address of) is a
+    local copy of it: in CUDA every thread has its own parameters, while the lowered kernel's
+    parameters are shared by the threads (and blocks) that run in one call, so a thread swapping
+    its ``src``/``dst`` pointers would swap them for all."""
+    assigned = assigned_symbols(kernel.body)
+    params = [p for p in kernel.params if p.sym in assigned and "&" not in p.type]
+    if not params:
+        return kernel.body
+    used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+    copies: dict[int, ir.Name] = {}
+    decls: list[ir.Stmt] = []
+    for p in params:
+        name = fresh_name(f"{p.name}_thread", used)
+        copy = ir.Name(name, ctx.fresh_sym(name, p.type, "local", p.loc), loc=p.loc)
+        copies[p.sym] = copy
+        decls.append(ir.VarDecl(copy.sym, name, p.type, ir.Name(p.name, p.sym, loc=p.loc), loc=p.loc))
+
+    def rename(n: ir.Node) -> ir.Node:
+        if isinstance(n, ir.Name) and n.sym in copies:
+            return replace(copies[n.sym], loc=n.loc)
+        return n
+
+    body = ir.as_block(ir.transform(kernel.body, rename))
+    return replace(body, stmts=tuple(decls) + body.stmts)
+
+
 @register
 @dataclass(frozen=True)
 class ParallelLoops:
@@ -74,7 +102,7 @@ class ParallelLoops:
         ctx.report(kernel)
         if isinstance(kernel.body, ir.GridLoop):
             return kernel
-        body, shared = split_shared(kernel.body)
+        body, shared = split_shared(_thread_copies_of_assigned_params(kernel, ctx))
         static = tuple(d for d in shared if d.storage == "shared")
         dynamic = tuple(d for d in shared if d.storage == "shared_dynamic")
         thread_loop = ir.ThreadLoop(ir.as_block(body), loc=kernel.loc)

@@ -34,7 +34,10 @@ by the first warp, ``if (tid < 32) { s[tid] += s[tid + 16]; s[tid] += s[tid + 8]
 on the lanes of a warp running in lockstep.  Run thread after thread, lane 0 would read
 ``s[8]`` before lane 8 updated it, so every statement that writes ``volatile`` memory outside of
 per-thread loops is followed by a ``WarpSync``: each statement then completes for the whole warp
-before the next starts, which is the lockstep order.  (Within one statement the lanes still run
+before the next starts, which is the lockstep order.  Only stores that may reach ``__shared__``
+memory count (:class:`MemorySpaces`): a ``volatile`` pointer into global memory (a kernel
+parameter, a flag or result for other blocks or the host) orders nothing within a warp, and a
+sync after each of its stores would split the thread loop for nothing.  (Within one statement the lanes still run
 one after the other; for the usual pattern, where lane ``t`` reads only slots above ``t`` that lane
 ``t`` itself does not write, this is the lockstep result.)
 
@@ -71,6 +74,8 @@ LOOPS = (ir.For, ir.While, ir.DoWhile)
 #: ``moccuda::warp``'s combining operations, by ``WarpCollective.combine``.
 COMBINERS = {"add": "Add", "min": "Min", "max": "Max", "and": "And", "or": "Or", "xor": "Xor"}
 SHUFFLES = ("shfl", "shfl_up", "shfl_down", "shfl_xor")
+#: What ``grid.sync()`` is between this pass and ``grid-sync``.
+GRID_SYNC = "moccuda::cooperative::grid_sync"
 
 
 def has_collective(node: ir.Node) -> bool:
@@ -108,6 +113,8 @@ class WarpLowering:
     block_decls: list[ir.Stmt] = field(default_factory=list)
     #: per-thread arrival counters of a fiber kernel, declared at the top of its fiber body
     fiber_counters: list[ir.Stmt] = field(default_factory=list)
+    #: where the kernel's pointers point (only stores to shared memory need lockstep order)
+    spaces: "MemorySpaces | None" = None
 
     def sync_point(self, loc) -> ir.Stmt:
         if self.fibers:
@@ -137,6 +144,10 @@ class WarpLowering:
 
     def stmt(self, s: ir.Stmt, lockstep: bool) -> list[ir.Stmt]:
         if isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.WarpCollective) and s.expr.op in ("syncwarp", "sync"):
+            if s.expr.scope == "grid":
+                # A call of unknown effect for the barrier analyses until ``grid-sync`` lowers it:
+                # other blocks may have written any memory when it returns.
+                return [ir.ExprStmt(ir.Call(GRID_SYNC, (), loc=s.loc), loc=s.loc)]
             if s.expr.scope == "block" and not self.fibers:
                 return [ir.Barrier(loc=s.loc)]
             return [self.sync_point(s.loc)]
@@ -313,6 +324,9 @@ class WarpLowering:
 
     # ----------------------------------------------------------------- legacy warp-synchronous
 
+    def space(self, e: ir.Expr) -> str:
+        return self.spaces.space(e) if self.spaces is not None else UNKNOWN
+
     def writes_volatile(self, s: ir.Stmt) -> bool:
         """Does ``s`` (a simple statement) store through a ``volatile`` array or pointer?"""
         if not isinstance(s, (ir.ExprStmt, ir.VarDecl)):
@@ -324,10 +338,77 @@ class WarpLowering:
             while isinstance(target, (ir.Index, ir.Member)) or (isinstance(target, ir.Unary) and target.op == "*"):
                 through_memory |= not isinstance(target, ir.Member) or target.arrow
                 target = target.base if not isinstance(target, ir.Unary) else target.operand
+            if isinstance(target, ir.Cast) and "volatile" in target.type:  # ((volatile int *)s)[t] = ...
+                if through_memory and self.space(target.operand) != GLOBAL:
+                    return True
+                continue
             type_ = self.types.get(target.sym, "") if isinstance(target, ir.Name) else ""
-            if through_memory and "volatile" in type_ and ("*" in type_ or "[" in type_):
+            if through_memory and "volatile" in type_ and ("*" in type_ or "[" in type_) \
+                    and self.space(target) != GLOBAL:
                 return True
         return False
+
+
+SHARED, GLOBAL, UNKNOWN = "shared", "global", "unknown"
+
+
+@dataclass
+class MemorySpaces:
+    """Which memory a pointer of the kernel points into: ``__shared__`` memory, global memory
+    (kernel parameters, ``__device__`` variables and what is computed from them), or unknown.
+    Only stores to shared memory need the lockstep order of legacy warp-synchronous code; a
+    ``volatile`` flag or result in global memory is for other blocks or the host, and ordering
+    it across the lanes of a warp would split the thread loop after every store for nothing."""
+
+    #: every value assigned to a local, by symbol (its initializer and its ``=`` assignments)
+    definitions: dict[int, list[ir.Expr]]
+    shared: frozenset[int]
+    params: frozenset[int]
+    symbols: dict[int, ir.Symbol]
+
+    @staticmethod
+    def of(kernel: ir.Kernel, ctx: PassContext) -> "MemorySpaces":
+        definitions: dict[int, list[ir.Expr]] = {}
+        shared = set()
+        for n in kernel.walk():
+            if isinstance(n, ir.VarDecl):
+                if n.storage in ("shared", "shared_dynamic"):
+                    shared.add(n.sym)
+                if n.init is not None:
+                    definitions.setdefault(n.sym, []).append(n.init)
+            elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Name):
+                value = n.value if n.op == "=" else n.target  # p += k stays in p's memory
+                definitions.setdefault(n.target.sym, []).append(value)
+        return MemorySpaces(definitions, frozenset(shared), frozenset(p.sym for p in kernel.params), ctx.symbols)
+
+    def space(self, e: ir.Expr, seen: frozenset[int] = frozenset()) -> str:
+        if isinstance(e, ir.Name):
+            if e.sym in self.shared:
+                return SHARED
+            symbol = self.symbols.get(e.sym)
+            if e.sym in self.params or (symbol is not None and symbol.kind in ("param", "global")):
+                return GLOBAL
+            if symbol is not None and symbol.kind == "shared":
+                return SHARED
+            if e.sym in seen or e.sym not in self.definitions:
+                return UNKNOWN if e.sym not in seen else GLOBAL  # a cycle adds no new memory
+            spaces = {self.space(v, seen | {e.sym}) for v in self.definitions[e.sym]}
+            return spaces.pop() if len(spaces) == 1 else UNKNOWN
+        if isinstance(e, ir.Cast):
+            return self.space(e.operand, seen)
+        if isinstance(e, ir.Unary) and e.op == "&":  # &s[i], &s[i].x: in the array's memory
+            inner = e.operand
+            while isinstance(inner, ir.Index) or (isinstance(inner, ir.Member) and not inner.arrow):
+                inner = inner.base
+            return self.space(inner, seen) if isinstance(inner, ir.Name) else UNKNOWN
+        if isinstance(e, ir.Binary) and e.op in ("+", "-"):
+            lhs, rhs = self.space(e.lhs, seen), self.space(e.rhs, seen)
+            known = {x for x in (lhs, rhs) if x != UNKNOWN}
+            return known.pop() if len(known) == 1 else UNKNOWN
+        if isinstance(e, ir.Conditional):
+            spaces = {self.space(e.then, seen), self.space(e.otherwise, seen)}
+            return spaces.pop() if len(spaces) == 1 else UNKNOWN
+        return UNKNOWN
 
 
 def ir_array(type_: str, buffers: int = 1) -> str:
@@ -377,7 +458,7 @@ class WarpCollectives:
         epoch_name = fresh_name("warp_epoch", used)
         epoch = ir.Name(epoch_name, ctx.fresh_sym(epoch_name, "unsigned", "local", loc), loc=loc)
         params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
-        lowering = WarpLowering(ctx, used, types, epoch, params)
+        lowering = WarpLowering(ctx, used, types, epoch, params, spaces=MemorySpaces.of(kernel, ctx))
         stmts = tuple(replace(s, body=replace(s.body, stmts=lowering.stmts(s.body.stmts, True)))
                       if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
         if all(a is b for a, b in zip(stmts, grid.body.stmts)):
@@ -397,7 +478,7 @@ class WarpCollectives:
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         epoch = ir.Name("", 0, loc=kernel.loc)
         params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
-        lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True)
+        lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True, spaces=MemorySpaces.of(kernel, ctx))
 
         def lower(s: ir.Stmt) -> ir.Stmt:
             if not isinstance(s, ir.FiberLoop):

@@ -70,7 +70,7 @@ def _group_type(cursor: ci.Cursor) -> str:
     while cursor.kind == K.UNEXPOSED_EXPR and len(list(cursor.get_children())) == 1:
         cursor = list(cursor.get_children())[0]
     spelling = _plain(cursor.type.get_canonical())
-    if not spelling.startswith(CG) and "thread_block" in _plain(cursor.type):
+    if not spelling.startswith(CG) and ("thread_block" in _plain(cursor.type) or "grid_group" in _plain(cursor.type)):
         spelling = CG + _plain(cursor.type).rsplit("::", 1)[-1]  # dependent: as written
     return spelling
 
@@ -178,7 +178,42 @@ def _intrinsic(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -
                              combine, loc=loc)
 
 
+def _grid_method(method: str, loc) -> ir.Expr:
+    """A member of the grid of a cooperative launch (``grid_group``): ``sync()`` is a grid-scope
+    collective (``warp-collectives`` and ``grid-sync`` lower it), ``is_valid()`` asks the runtime
+    whether the launch was cooperative, the rest is index arithmetic."""
+    def b(var: str, dim: str) -> ir.Expr:
+        return ir.Builtin(var, dim, loc=loc)
+
+    def wide(e: ir.Expr) -> ir.Expr:
+        return ir.Cast("unsigned long long", e, "static", loc=loc)
+
+    zy = ir.Binary("+", ir.Binary("*", b("blockIdx", "z"), b("gridDim", "y"), loc=loc), b("blockIdx", "y"), loc=loc)
+    block_rank = ir.Binary("+", ir.Binary("*", wide(zy), b("gridDim", "x"), loc=loc), b("blockIdx", "x"), loc=loc)
+    blocks = ir.Binary("*", ir.Binary("*", wide(b("gridDim", "x")), b("gridDim", "y"), loc=loc), b("gridDim", "z"),
+                       loc=loc)
+    if method == "sync":
+        return ir.WarpCollective("sync", None, None, None, ir.Literal("32", loc=loc), "int", scope="grid", loc=loc)
+    if method == "is_valid":
+        return ir.Call("moccuda::cooperative::grid_is_valid", (), loc=loc)
+    if method == "block_rank":
+        return block_rank
+    if method == "num_blocks":
+        return blocks
+    if method == "thread_rank":
+        return ir.Binary("+", ir.Binary("*", block_rank, ir.block_thread_count(loc), loc=loc),
+                         ir.flat_thread_index(loc), loc=loc)
+    if method in ("size", "num_threads"):
+        return ir.Binary("*", blocks, ir.block_thread_count(loc), loc=loc)
+    vectors = {"block_index": "blockIdx", "dim_blocks": "gridDim", "group_dim": "blockDim"}
+    if method in vectors:
+        return ir.BuiltinVector(vectors[method], loc=loc)
+    raise unsupported(loc, f"grid_group::{method}()")
+
+
 def _method(conv, cursor: ci.Cursor, method: str, group_type: str, args: list[ci.Cursor], loc) -> ir.Expr:
+    if group_type == CG + "grid_group":
+        return _grid_method(method, loc)
     n = _tile_size(group_type, loc)
     flat = ir.flat_thread_index(loc)
     if method in ("sync", "thread_rank", "size", "num_threads") and n is None:
@@ -222,7 +257,7 @@ def _method(conv, cursor: ci.Cursor, method: str, group_type: str, args: list[ci
 
 
 def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
-    if name in ("this_thread_block", "tiled_partition"):
+    if name in ("this_thread_block", "tiled_partition", "this_grid"):
         return None  # makes a group value: kept as written (compile mode defines it)
     if name == "sync" and len(args) == 1:
         return _method(conv, cursor, "sync", _group_type(args[0]), [], loc)

@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from transpiler import ir
+from openmp_emit.cooperative_emit import CooperativePrinting
 from openmp_emit.fiber_emit import FiberPrinting
 from openmp_emit.printer import LoopNames, StmtPrinter, declare, print_expr
 
@@ -67,7 +68,7 @@ FLAT_CHUNK = 64
 
 
 @dataclass
-class KernelPrinter(FiberPrinting, StmtPrinter):
+class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     """Adds the lowered loop nodes (and the fallback lowering's fiber nodes) to the statement printer."""
 
     exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
@@ -78,6 +79,9 @@ class KernelPrinter(FiberPrinting, StmtPrinter):
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
         bx, by, bz = self.names.block
         self.schedule = s.schedule
+        if s.schedule == "cooperative":
+            self.cooperative_grid(s)
+            return
         loops = [
             f"for (unsigned {bz} = 0; {bz} < gridDim.z; ++{bz})",
             f"for (unsigned {by} = 0; {by} < gridDim.y; ++{by})",

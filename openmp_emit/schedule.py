@@ -47,6 +47,9 @@ class Schedule:
             grid = ir.grid_loop(kernel)
             if grid is None:
                 return kernel
+            if grid.schedule == "cooperative":  # grid-sync: all blocks at once, each on its own thread
+                ctx.report(kernel).schedule = "cooperative (grid.sync(): every block on its own thread)"
+                return kernel
             flat_ok = can_be_flat(grid)
             wanted = ctx.schedule
             chosen = wanted if wanted in ("blocks", "nested") else ("flat" if flat_ok else "blocks")

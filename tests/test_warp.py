@@ -85,6 +85,21 @@ def test_legacy_volatile_warp_reduction(tmp_path):
     run_program("legacy_volatile", tmp_path)
 
 
+@covers("Warp-synchronous legacy code", "volatile stores to global memory (flags, results)",
+        "volatile shared-memory warp sum at block sizes 32, 64, 100",
+        note="only stores that may reach __shared__ memory are ordered across the lanes; a kernel storing "
+             "through volatile global pointers keeps one thread loop")
+def test_volatile_global_stores_do_not_split_the_thread_loop(tmp_path):
+    """`publish` stores results and flags through volatile global pointers: one thread loop (before,
+    the loop was split after each store).  `warp_sum_any_size` is the legacy lockstep sum, which
+    gives wrong sums at every block size without the order (checked by the host)."""
+    result = run_program("volatile_global", tmp_path)
+    publish = next(k for k in result.program.kernels if k.name == "publish")
+    assert len([n for n in publish.walk() if isinstance(n, ir.ThreadLoop)]) == 1
+    legacy = next(k for k in result.program.kernels if k.name == "warp_sum_any_size")
+    assert len([n for n in legacy.walk() if isinstance(n, ir.ThreadLoop)]) >= 7  # a split after each step
+
+
 @covers("Warp votes", "__syncwarp (with a partial mask, through shared memory)", "do/while whose condition is a vote",
         "warp loop nested in a condition uniform per warp", "shuffle after lanes returned early")
 def test_divergent_warp_code(tmp_path):

@@ -147,11 +147,13 @@ PIPELINE_ORDER = (
     "barrier-motion",
     "store-forward",
     "parallel-licm",
+    "grid-sync",
     "barrier-interchange",
     "min-cut",
     "barrier-split",
     "guard-folding",
     "thread-simd",
+    "thread-order",
     "schedule",
     "launch-regions",
 )

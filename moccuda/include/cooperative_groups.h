@@ -1,10 +1,15 @@
-/* MocCUDA: cooperative groups (thread blocks and warp tiles).
+/* MocCUDA: cooperative groups (thread blocks, warp tiles and the grid of a cooperative launch).
  *
  * Parse mode declares the API so that clang type-checks kernels; cuda2cpu's front end replaces
  * every member call (sync, thread_rank, shfl, ballot, ...) with its own IR (warp collectives,
  * barriers, index arithmetic).  Compile mode keeps only the group types, as empty values, and the
  * functions that make them: a group variable may stay in the translated code, but any operation
  * the translator missed is a compile error, not a silently wrong program.
+ *
+ * The grid of a cooperative launch (grid_group, this_grid()): cuda2cpu runs the blocks of a
+ * kernel that uses it each on a thread of its own (moccuda::cooperative::run_grid below), so that
+ * all blocks are resident at once, as cudaLaunchCooperativeKernel promises; grid.sync() is a
+ * barrier of the block's threads followed by a barrier of the blocks (GridPhase).
  */
 #ifndef MOCCUDA_COOPERATIVE_GROUPS_H
 #define MOCCUDA_COOPERATIVE_GROUPS_H
@@ -46,7 +51,18 @@ public:
     __device__ unsigned long long meta_group_size() const;
 };
 
+class grid_group : public thread_group {
+public:
+    __device__ bool is_valid() const;
+    __device__ unsigned long long block_rank() const;
+    __device__ unsigned long long num_blocks() const;
+    __device__ dim3 block_index() const;
+    __device__ dim3 dim_blocks() const;
+    __device__ dim3 group_dim() const;
+};
+
 __device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
 template <unsigned int Size, class ParentT>
 __device__ thread_block_tile<Size> tiled_partition(const ParentT &parent);
 __device__ void sync(const thread_group &group);
@@ -54,12 +70,117 @@ __device__ void sync(const thread_group &group);
 class thread_group {};
 class thread_block : public thread_group {};
 template <unsigned int Size> class thread_block_tile : public thread_group {};
+class grid_group : public thread_group {};
 
 inline thread_block this_thread_block() { return thread_block(); }
+inline grid_group this_grid() { return grid_group(); }
 template <unsigned int Size, class ParentT>
 inline thread_block_tile<Size> tiled_partition(const ParentT &) { return thread_block_tile<Size>(); }
 #endif /* __CUDA2CPU_PARSE__ */
 
 }  // namespace cooperative_groups
+
+#ifndef __CUDA2CPU_PARSE__
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace moccuda {
+namespace cooperative {
+
+/* The barrier of the blocks of one cooperative launch: each block's thread waits until every
+ * block arrived (a generation count tells one phase from the next).  The mutex orders the blocks'
+ * memory accesses across it, as grid.sync() does on a GPU. */
+class GridBarrier {
+public:
+    explicit GridBarrier(unsigned long long blocks) : blocks_(blocks) {}
+    void wait()
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        unsigned long long generation = generation_;
+        if (++arrived_ == blocks_) {
+            arrived_ = 0;
+            ++generation_;
+            all_arrived_.notify_all();
+            return;
+        }
+        all_arrived_.wait(lock, [&] { return generation_ != generation; });
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable all_arrived_;
+    unsigned long long blocks_, arrived_ = 0, generation_ = 0;
+};
+
+/* The grid barrier of the launch the calling thread runs a block of (null: not cooperative). */
+inline GridBarrier *&current_grid()
+{
+    static thread_local GridBarrier *grid = nullptr;
+    return grid;
+}
+
+/* grid_group::is_valid(): the kernel was launched with cudaLaunchCooperativeKernel. */
+inline bool grid_is_valid() { return current_grid() != nullptr; }
+
+/* The block-level side of grid.sync() in a translated kernel: `++phase` runs once per block after
+ * all of the block's threads reached grid.sync() (the thread loop was split there), and returns
+ * when every block of the grid has. */
+class GridPhase {
+public:
+    GridPhase &operator++()
+    {
+        if (grid_ == nullptr) {
+            fflush(stdout);
+            fprintf(stderr, "MocCUDA: error: grid.sync() (cooperative_groups::grid_group::sync) in a kernel that "
+                            "was not launched with cudaLaunchCooperativeKernel: grid-wide synchronization needs "
+                            "a cooperative launch\n");
+            std::_Exit(1);
+        }
+        grid_->wait();
+        return *this;
+    }
+
+private:
+    GridBarrier *grid_ = current_grid();
+};
+
+/* Runs `block(bx, by, bz)` for every block of the launch.  A cooperative launch (whose size
+ * cudaLaunchCooperativeKernel checked) runs every block on a thread of its own, all at once, so
+ * that a block waiting in grid.sync() never keeps another from arriving; otherwise the blocks run
+ * as an OpenMP loop, as any kernel's do (grid_group::is_valid() is then false). */
+template <class Block>
+inline void run_grid(const LaunchConfig &launch, Block block)
+{
+    const dim3 g = launch.grid;
+    const unsigned long long count = (unsigned long long)g.x * g.y * g.z;
+    auto run = [&](unsigned long long b, GridBarrier *grid) {
+        current_grid() = grid;
+        block((unsigned)(b % g.x), (unsigned)(b / g.x % g.y), (unsigned)(b / g.x / g.y));
+        current_grid() = nullptr;
+    };
+    if (!launch.cooperative) {
+#pragma omp parallel for schedule(static)
+        for (unsigned long long b = 0; b < count; ++b)
+            run(b, nullptr);
+        return;
+    }
+    GridBarrier grid(count);
+    std::vector<std::thread> threads;
+    threads.reserve(count > 0 ? count - 1 : 0);
+    for (unsigned long long b = 1; b < count; ++b)
+        threads.emplace_back(run, b, &grid);
+    if (count > 0)
+        run(0, &grid);
+    for (std::thread &t : threads)
+        t.join();
+}
+
+}  // namespace cooperative
+}  // namespace moccuda
+#endif /* __CUDA2CPU_PARSE__ */
 
 #endif /* MOCCUDA_COOPERATIVE_GROUPS_H */

@@ -100,6 +100,8 @@ struct LaunchConfig {
     dim3 block;
     size_t shared_bytes;
     cudaStream_t stream;
+    /* launched with cudaLaunchCooperativeKernel: all blocks run at once (cooperative_groups.h) */
+    bool cooperative = false;
     LaunchConfig(dim3 g, dim3 b, size_t s = 0, cudaStream_t st = 0) : grid(g), block(b), shared_bytes(s), stream(st) {}
 };
 

@@ -249,7 +249,16 @@ inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(moccuda::LaunchCon
                                                void **args, size_t shared_bytes = 0, cudaStream_t stream = 0)
 {
     cudaError_t status = moccuda_cooperative_check((const void *)kernel, grid, block, shared_bytes);
-    return status != cudaSuccess ? status : cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
+    if (status == cudaSuccess)
+        status = moccuda_launch_check(grid, block, shared_bytes, stream, (const void *)kernel);
+    if (status != cudaSuccess)
+        return status;
+    if (sizeof...(P) > 0 && args == nullptr)
+        return moccuda_set_error(cudaErrorInvalidValue);
+    moccuda::LaunchConfig launch(grid, block, shared_bytes, stream);
+    launch.cooperative = true;  /* a kernel using grid.sync() runs all its blocks at once */
+    moccuda::detail::call_with_args(kernel, launch, args, std::index_sequence_for<P...>{});
+    return cudaSuccess;
 }
 template <class... P, class... A>
 inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(moccuda::LaunchConfig, P...),

@@ -1,0 +1,112 @@
+"""Pass ``grid-sync``: grid-wide synchronization of a cooperative launch (``grid.sync()``).
+
+Requires: ``warp-collectives`` (which turned each ``grid.sync()`` into a call of
+``moccuda::cooperative::grid_sync``, of unknown memory effect for the barrier analyses between:
+when it returns, other blocks may have written any memory, so no barrier is removed, no store
+forwarded and no load hoisted across it).  Runs before ``barrier-interchange``.  Guarantees: no
+such call is left; a kernel with a grid-scope operation has ``GridLoop.schedule == "cooperative"``.
+
+**Design.**  ``cudaLaunchCooperativeKernel`` promises that all blocks of the grid are resident at
+once, and ``grid.sync()`` waits until every thread of every block reached it.  Two lowerings
+were possible:
+
+* split the kernel at ``grid.sync()`` at the grid level, as ``barrier-interchange`` splits a
+  block at ``__syncthreads()``: one parallel loop over all blocks per phase.  Every value live
+  across a grid sync would need storage per thread of the whole grid, ``__shared__`` memory would
+  need storage per block of the grid, and every construct around a grid sync (the usual
+  ``for (iter...) { ...; grid.sync(); }``) would have to be interchanged with the loop over
+  blocks, a second copy of the block-level machinery with grid-sized storage;
+* run the blocks as they run on a GPU, all at once, each on its own OS thread, and make
+  ``grid.sync()`` a barrier of the block's threads followed by a barrier of the blocks.
+
+The second is what this pass does: it is correct for any control flow the block-level lowering
+accepts (the constructs around a grid sync are uniform per block, as CUDA requires of them for
+every thread of the grid), costs no storage beyond the blocks' own, and keeps the block's
+threads lowered by the usual split thread loops.  ``grid.sync()`` becomes a ``Barrier`` (the
+block's threads all arrive) and a ``WarpSync`` whose counter is a
+``moccuda::cooperative::GridPhase``: ``barrier-interchange`` splits the thread loop there and,
+at block level, advances the counter, and advancing a ``GridPhase`` waits until every block of
+the launch has.  The grid loop is scheduled ``cooperative``: it prints as
+``moccuda::cooperative::run_grid(launch, block body)`` (``cooperative_groups.h``), which runs one
+thread per block for a cooperative launch (the launch checked the grid fits:
+``cudaErrorCooperativeLaunchTooLarge`` otherwise, as CUDA) and an ordinary parallel loop
+otherwise, where a block reaching ``grid.sync()`` stops the program with an error naming
+``cudaLaunchCooperativeKernel``.  ``grid_group::is_valid()`` tells the two apart at run time.
+
+Not translated (located errors): ``grid.sync()`` in a kernel lowered with the fiber fallback.
+
+Before::
+
+    GridLoop { ThreadLoop { a[i] = 1; moccuda::cooperative::grid_sync(); b[i] = a[n - 1 - i]; } }
+
+After::
+
+    GridLoop [schedule: cooperative] {
+        moccuda::cooperative::GridPhase grid_phase;
+        ThreadLoop { a[i] = 1; Barrier; WarpSync(grid_phase); b[i] = a[n - 1 - i]; }
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from barrier.liveness import fresh_name
+from barrier.warp_collectives import GRID_SYNC
+from transpiler import ir
+from transpiler.diagnostics import unsupported
+from transpiler.passes import PassContext, map_kernels, register
+
+#: Grid-scope operations that need the blocks run by ``moccuda::cooperative::run_grid``.
+GRID_CALLS = (GRID_SYNC, "moccuda::cooperative::grid_is_valid")
+PHASE_TYPE = "moccuda::cooperative::GridPhase"
+
+
+def _is_grid_sync(s: ir.Node) -> bool:
+    return isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Call) and s.expr.func == GRID_SYNC
+
+
+@register
+@dataclass(frozen=True)
+class GridSync:
+    name: str = "grid-sync"
+    required: bool = True
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: self.kernel(k, ctx))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+        grid = ir.grid_loop(kernel)
+        if grid is None:
+            return kernel
+        calls = [n for n in grid.walk() if isinstance(n, ir.Call) and n.func in GRID_CALLS]
+        if not calls:
+            return kernel
+        syncs = [c for c in calls if c.func == GRID_SYNC]
+        if syncs and ir.contains(grid, ir.FiberLoop):
+            raise unsupported(syncs[0].loc, "grid.sync() in a kernel lowered with the fiber fallback (the "
+                                            "kernel's other constructs need it; see the warning)")
+        loc = kernel.loc
+        body = grid.body
+        if syncs:
+            used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+            name = fresh_name("grid_phase", used)
+            phase = ir.VarDecl(ctx.fresh_sym(name, PHASE_TYPE, "local", loc), name, PHASE_TYPE, None, loc=loc)
+
+            def split(n: ir.Node) -> ir.Node:
+                # Bottom-up: a grid sync becomes a block of two statements, spliced into the
+                # statement list around it when there is one.
+                if _is_grid_sync(n):
+                    return ir.Block((ir.Barrier(loc=n.loc), ir.WarpSync(phase.name, phase.sym, loc=n.loc)), loc=n.loc)
+                if isinstance(n, ir.Block):
+                    stmts: list[ir.Stmt] = []
+                    for s in n.stmts:
+                        spliced = isinstance(s, ir.Block) and len(s.stmts) == 2 and isinstance(s.stmts[1], ir.WarpSync) \
+                            and s.stmts[1].epoch_sym == phase.sym
+                        stmts.extend(s.stmts if spliced else (s,))
+                    return replace(n, stmts=tuple(stmts))
+                return n
+
+            body = ir.transform(body, split)
+            body = replace(body, stmts=(phase,) + body.stmts)
+        return ir.replace_grid_loop(kernel, replace(grid, body=body, schedule="cooperative"))
