@@ -133,7 +133,7 @@ def main() -> int:
                         str(program), str(runtime), str(cublas), f"-L{blas}", "-lscipy_openblas",
                         f"-Wl,-rpath,{runtime.parent}:{blas}"], check=True)
         print(f"# {platform.node()}: {platform.processor() or platform.machine()}, {_cpu_model()}")
-        print("| n | op | threads | cublasSgemm (ms) | OpenBLAS sgemm (ms) | GFLOP/s (OpenBLAS) | ratio | max diff |")
+        print("| n | op | threads | cublasSgemm (us) | OpenBLAS sgemm (us) | GFLOP/s (OpenBLAS) | ratio | max diff |")
         print("|---|---|---|---|---|---|---|---|")
         for threads in args.threads.split(","):
             done = subprocess.run([str(program), threads, str(args.rounds), *args.sizes.split(",")],
@@ -142,7 +142,7 @@ def main() -> int:
                 n, op, t_cublas, t_blas, differ, _ = line.split()
                 t_cublas, t_blas = float(t_cublas), float(t_blas)
                 gflops = 2 * int(n) ** 3 / t_blas / 1e9
-                print(f"| {n} | {op} | {threads} | {t_cublas * 1e3:.3f} | {t_blas * 1e3:.3f} | {gflops:.1f} | "
+                print(f"| {n} | {op} | {threads} | {t_cublas * 1e6:.1f} | {t_blas * 1e6:.1f} | {gflops:.1f} | "
                       f"{t_cublas / t_blas:.3f} | {float(differ):.1g} |", flush=True)
     return 0
 

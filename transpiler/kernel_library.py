@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections import Counter
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,7 @@ class ExplicitInstantiation:
     params: str       # "float *, int" (empty for none)
     open_paren: int   # offset just after '('
     end: int          # offset just after ';'
+    declaration: bool = False  # `extern template ...`: instantiated in another file
 
 
 def nvcc_name(clang_mangled: str) -> str:
@@ -157,7 +159,10 @@ def _wrap(file: str, start: int, end: int, after: str = "") -> list[Edit]:
 def host_code_edits(unit: ParsedUnit) -> list[Edit]:
     """Edits that take the host code out of the translation (see the module docstring)."""
     edits: list[Edit] = []
-    for c in _declarations(unit.tu.cursor):
+    declarations = list(_declarations(unit.tu.cursor))
+    # `int a = 1, b;` declares two variables from one start: such statements are left as written.
+    starts = Counter(_extent(c)[:2] for c in declarations if c.kind == K.VAR_DECL)
+    for c in declarations:
         if clang_ext.from_macro(c) or _attrs(c) & set(_DEVICE_ATTRS):
             continue
         if c.kind in _HOST_FUNCTION_KINDS and c.is_definition():
@@ -174,7 +179,7 @@ def host_code_edits(unit: ParsedUnit) -> list[Edit]:
                 edits += _wrap(file, body.extent.start.offset, end, after=";")  # the declaration stays
             else:
                 edits += _wrap(file, start, end)  # an out-of-class member: the class declares it
-        elif c.kind == K.VAR_DECL and c.is_definition():
+        elif c.kind == K.VAR_DECL and c.is_definition() and starts[_extent(c)[:2]] == 1:
             edits += _host_variable_edits(unit, c)
     return edits
 
@@ -193,9 +198,8 @@ def _host_variable_edits(unit: ParsedUnit, var: ci.Cursor) -> list[Edit]:
     spelled = var.type.spelling
     if any(u in spelled for u in _UNSPELLABLE):
         return []
-    tokens = list(var.get_tokens())
-    if {t.spelling for t in tokens} & {"thread_local", "__thread", "constexpr", ","}:
-        return []  # several declarators, or thread storage: leave it
+    if {t.spelling for t in var.get_tokens()} & {"thread_local", "__thread", "constexpr"}:
+        return []  # thread storage: leave it
     file, start, end = _extent(var)
     data = unit.text if file == str(unit.path) else Path(file).read_bytes()
     rest = data[end:].lstrip()
@@ -368,7 +372,8 @@ def explicit_instantiations(unit: ParsedUnit, kernel_names: set[str], files: lis
                 SourceLoc(name, tok.location.line, tok.location.column), name,
                 data[start_off:tokens[name_end].extent.start.offset].decode().strip(),
                 data[tokens[open_].extent.end.offset:tokens[close].extent.start.offset].decode().strip(),
-                tokens[open_].extent.end.offset, tokens[end].extent.end.offset))
+                tokens[open_].extent.end.offset, tokens[end].extent.end.offset,
+                declaration=i > 0 and tokens[i - 1].spelling == "extern"))
     return found
 
 
@@ -418,6 +423,7 @@ def _instantiated_names(unit: ParsedUnit, options, instantiations: list[Explicit
 def explicit_entry_edits(unit: ParsedUnit, options, instantiations: list[ExplicitInstantiation]) -> list[Edit]:
     """An entry point right after each explicit instantiation (in its scope, where its names mean
     what they meant)."""
+    instantiations = [e for e in instantiations if not e.declaration]  # their entries are elsewhere
     if not instantiations:
         return []
     edits = []

@@ -4,8 +4,15 @@
 // (launched only from a host template), a non-type template argument, a namespace, extern "C",
 // an anonymous namespace (nvcc names it after the file); dynamic shared memory; __constant__ and
 // __device__ variables with initializers, static and namespaced, read and written through the
-// symbol API.
+// symbol API.  Host code (with an initializer that prints) stays out of the kernel library.
 #include <cstdio>
+
+static int say_started()
+{
+    printf("host initializer\n");
+    return 1;
+}
+static int started = say_started();  // runs once, in the program (never in the kernel library)
 
 __constant__ float scale_by[2] = {2.0f, 3.0f};
 static __device__ int launches;
@@ -107,7 +114,7 @@ int main()
 
     printf("launch %s, %d wrong, launches %d, bias %d, factors %g %g, size %zu, rescaled %d wrong\n",
            cudaGetErrorName(launched), wrong, count, bias, factors[0], factors[1], size, rescaled_wrong);
-    bool ok = launched == cudaSuccess && wrong == 0 && count == 5 && bias == 10 && factors[0] == 2 && factors[1] == 3
+    bool ok = started == 1 && launched == cudaSuccess && wrong == 0 && count == 5 && bias == 10 && factors[0] == 2 && factors[1] == 3
               && size == sizeof factors && rescaled_wrong == 0;
     printf("%s\n", ok ? "PASS" : "FAIL");
     return 0;
