@@ -317,6 +317,8 @@ class WarpLowering:
             return ir.Call("moccuda::warp::match_any", (xchg,) + where + (mask, value, width), loc=loc)
         if c.op == "match_all":
             return ir.Call("moccuda::warp::match_all", (xchg,) + where + (mask, value, operand, width), loc=loc)
+        if c.op == "reduce" and c.combine == "call":  # the operator object, evaluated in phase B
+            return ir.Call("moccuda::warp::reduce_with", (xchg,) + where + (mask, value, width, operand), loc=loc)
         if c.op == "reduce":
             return ir.Call(f"moccuda::warp::reduce<moccuda::warp::{COMBINERS[c.combine]}>",
                            (xchg,) + where + (mask, value, width), loc=loc)

@@ -236,6 +236,10 @@ class Converter:
         sym = symbol_id(cursor)
         kind = "shared" if storage.startswith("shared") else "local"
         type_spelling = self.type_text(cursor.type.spelling)
+        canonical = cursor.type.get_canonical().spelling
+        if canonical.startswith("cooperative_groups::") and "::" not in type_spelling:
+            # `auto tile = cg::tiled_partition<16>(...)`: the deduced type, spelled unqualified
+            type_spelling = canonical
         if type_spelling.startswith("auto") and init is None:
             raise unsupported(loc, "an 'auto' declaration without an initializer")
         self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)

@@ -7,12 +7,14 @@ Before::
     v += __shfl_down_sync(0xffffffff, v, 16);
     int r = tile.thread_rank();          // cg::thread_block_tile<8> tile
     int s = cg::reduce(tile, v, cg::plus<int>());
+    int m = cg::reduce(tile, v, [](int a, int b) { return a > b ? a : b; });
 
 After (IR)::
 
     v += WarpCollective(shfl_down, mask=0xffffffff, value=v, operand=16, width=32, type=int)
     int r = flat_thread_index & 7
     int s = WarpCollective(reduce, combine=add, mask=0xffffffffu, value=v, width=8, type=int)
+    int m = WarpCollective(reduce, combine=call, operand=[](int a, int b) {...}, value=v, width=8, type=int)
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import re
 import clang.cindex as ci
 
 from transpiler import ir
-from transpiler.diagnostics import unsupported
+from transpiler.diagnostics import CompileError, unsupported
 
 K = ci.CursorKind
 
@@ -256,6 +258,32 @@ def _method(conv, cursor: ci.Cursor, method: str, group_type: str, args: list[ci
     raise unsupported(loc, f"thread_block_tile::{method}()")
 
 
+def _operator_object(conv, arg: ci.Cursor, loc) -> ir.Expr:
+    """The operator of a ``cg::reduce``: the expression, or, for a temporary of a type the
+    converter cannot represent in a template (``Op<T>()`` with ``Op`` a template template
+    parameter), that type as written, constructed."""
+    from cuda_front.convert import tokens_text
+
+    inner = arg
+    while inner.kind == K.UNEXPOSED_EXPR and len(list(inner.get_children())) == 1:
+        inner = list(inner.get_children())[0]
+    if inner.kind == K.LAMBDA_EXPR:
+        # A lambda without captures reads only its parameters and globals: its text is the same
+        # wherever phase B evaluates it, so it is kept as written (a closure literal).
+        tokens = list(inner.get_tokens())
+        if [t.spelling for t in tokens[:2]] != ["[", "]"]:
+            raise unsupported(loc, "cg::reduce with a lambda that captures (pass a functor object, or a lambda "
+                              "with an empty capture list)")
+        return ir.Literal(tokens_text(tokens), loc=loc)
+    try:
+        return conv.expr(arg)
+    except CompileError:
+        tokens = list(arg.get_tokens())
+        if len(tokens) < 3 or [t.spelling for t in tokens[-2:]] not in (["(", ")"], ["{", "}"]):
+            raise
+        return ir.Construct(tokens_text(tokens[:-2]), (), braces=tokens[-1].spelling == "}", loc=loc)
+
+
 def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
     if name in ("this_thread_block", "tiled_partition", "this_grid"):
         return None  # makes a group value: kept as written (compile mode defines it)
@@ -267,9 +295,12 @@ def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], lo
             raise unsupported(loc, "cg::reduce over a whole thread block (reduce over a tiled_partition)")
         op_type = _group_type(args[2])
         m = re.match(r"cooperative_groups::(\w+)<", op_type)
-        if m is None or m.group(1) not in CG_OPERATORS:
-            raise unsupported(loc, f"cg::reduce with the operator '{op_type}' (plus, less, greater, bit_and, "
-                              "bit_or and bit_xor are supported)")
-        return ir.WarpCollective("reduce", ir.Literal(FULL_MASK, loc=loc), conv.expr(args[1]), None, n,
-                                 _result_type(cursor, args[1:]), CG_OPERATORS[m.group(1)], loc=loc)
+        value_type = _result_type(cursor, args[1:])
+        if m is not None and m.group(1) in CG_OPERATORS:
+            return ir.WarpCollective("reduce", ir.Literal(FULL_MASK, loc=loc), conv.expr(args[1]), None, n,
+                                     value_type, CG_OPERATORS[m.group(1)], loc=loc)
+        # Any other operator (a template parameter's type, a functor, a lambda): the operator
+        # object itself combines the lanes' values (``combine="call"``, the object in ``operand``).
+        return ir.WarpCollective("reduce", ir.Literal(FULL_MASK, loc=loc), conv.expr(args[1]),
+                                 _operator_object(conv, args[2], loc), n, value_type, "call", loc=loc)
     raise unsupported(loc, f"cooperative_groups::{name}")

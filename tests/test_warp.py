@@ -40,6 +40,11 @@ def test_shuffles(tmp_path):
     run_program("shuffle", tmp_path)
 
 
+@covers("Warp shuffles", "shuffles of __half, __nv_bfloat16, __half2, __nv_bfloat162")
+def test_shuffles_of_16_bit_floating_point_types(tmp_path):
+    run_program("shuffle_half", tmp_path)
+
+
 @covers("Warp votes", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
         "votes under a condition uniform per warp", "votes of a partial mask",
         note="__activemask() is the set of lanes that reach it")
@@ -66,6 +71,22 @@ def test_syncthreads_votes(tmp_path):
         "cg::reduce with plus, less, greater, bit_xor", "thread_block_tile<N> with N a template parameter")
 def test_cooperative_groups(tmp_path):
     run_program("cooperative_groups", tmp_path)
+
+
+@covers("Cooperative groups", "cg::reduce with an operator of template-parameter type (Op<T>(), cg::plus<T>())",
+        "cg::reduce with a functor (passed to the kernel, with state; or constructed in place)",
+        "cg::reduce with a lambda without captures", "auto tile = cg::tiled_partition<N>(...)",
+        note="the operator combines the lanes' values in lane order")
+@covers("Cooperative groups", "cg::reduce with a capturing lambda", status="not supported",
+        note="located error (pass a functor object)")
+def test_cg_reduce_with_any_operator(tmp_path):
+    run_program("cg_reduce_ops", tmp_path)
+    message = _error(tmp_path, PRELUDE + "#include <cooperative_groups/reduce.h>\n"
+                     "__global__ void k(int *a, int cap) {\n"
+                     "  auto tile = cg::tiled_partition<8>(cg::this_thread_block());\n"
+                     "  a[threadIdx.x] = cg::reduce(tile, a[threadIdx.x], [=](int x, int y) { return x + y + cap; });\n"
+                     "}\n")
+    assert "t.cu:6:" in message and "cg::reduce with a lambda that captures" in message, message
 
 
 @covers("Warp shuffles", "warp-shuffle block reduction in __device__ functions",

@@ -315,6 +315,21 @@ MOCCUDA_HD float2 __bfloat1622float2(__nv_bfloat162 a) { return make_float2((flo
 /* Between the two 16-bit types, through float (exact: every half value is a float value). */
 MOCCUDA_HD __nv_bfloat16 __half2bfloat16(__half h) { return __nv_bfloat16((float)h); }
 
+#ifdef __CUDA2CPU_PARSE__
+/* Warp shuffles of the 16-bit types and their pairs, as cuda_fp16.h and cuda_bf16.h declare them;
+ * cuda2cpu lowers each call to an exchange of the value (moccuda::warp in cuda2cpu_warp.h). */
+#define MOCCUDA_HALF_SHUFFLES(T)                                                                    \
+    __device__ T __shfl_sync(unsigned int mask, T var, int src_lane, int width = 32);               \
+    __device__ T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32);      \
+    __device__ T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32);    \
+    __device__ T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = 32);
+MOCCUDA_HALF_SHUFFLES(__half)
+MOCCUDA_HALF_SHUFFLES(__half2)
+MOCCUDA_HALF_SHUFFLES(__nv_bfloat16)
+MOCCUDA_HALF_SHUFFLES(__nv_bfloat162)
+#undef MOCCUDA_HALF_SHUFFLES
+#endif
+
 #undef MOCCUDA_HD
 #endif /* __cplusplus */
 #endif /* MOCCUDA_CUDA2CPU_HALF_H */

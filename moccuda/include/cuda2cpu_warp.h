@@ -198,6 +198,25 @@ inline T reduce(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nt
     return acc;
 }
 
+/* cg::reduce with any other operator (a functor, a lambda): `op` combines, in lane order. */
+template <class T, class Op>
+inline T reduce_with(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                     int width, Op op)
+{
+    Place p(flat, width);
+    unsigned lanes = taking_part(stamp, flat, nthreads, mask, width);
+    T acc = own;
+    bool first = true;
+    for (unsigned i = 0; i < p.width; ++i) {
+        if (!((lanes >> i) & 1u))
+            continue;
+        T v = xchg[p.base + p.first + i];
+        acc = first ? v : static_cast<T>(op(acc, v));
+        first = false;
+    }
+    return acc;
+}
+
 /* __syncthreads_count / _and / _or: over the block's threads that reached it. */
 inline int block_count(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads)
 {

@@ -16,8 +16,10 @@ template <class T> struct bit_or { __device__ T operator()(T a, T b) const { ret
 template <class T> struct bit_xor { __device__ T operator()(T a, T b) const { return a ^ b; } };
 
 #ifdef __CUDA2CPU_PARSE__
+/* Defined (never emitted: cuda2cpu replaces the call) so that an operator whose type has no
+ * linkage, a lambda's, may be used outside of templates too. */
 template <class Group, class T, class Op>
-__device__ T reduce(const Group &group, T value, Op op);
+__device__ T reduce(const Group &, T value, Op) { return value; }
 #endif
 
 }  // namespace cooperative_groups
