@@ -32,6 +32,7 @@ def test_foldable_guards_fold_and_the_others_stay():
         "limit_from_memory": ["x"],
         # Guards in the middle of the body: a second, guard-free body for blocks all threads pass.
         "two_loads": ["full-block x", "full-block x"],
+        "constant_stride": ["full-block x", "full-block x"],
         "first_thread": ["x"],
         # tid - 1 wraps at tid == 0 in unsigned arithmetic: the threads passing are not a prefix.
         "unsigned_minus": [],
@@ -71,6 +72,35 @@ def test_gcc_vectorizes_the_folded_thread_loops(tmp_path):
                   and any("threadIdx" in line for line in lines[first - 1:last])]
     missed = [first for first, last in simd_loops if not any(first <= n <= last for n in vectorized)]
     assert simd_loops and not missed, (missed, built.stderr[-3000:])
+
+
+def test_guard_free_loops_load_contiguous_vectors(tmp_path):
+    # `blockIdx.x * 192 + tid` is unsigned: it may wrap as far as gcc knows, and then gcc loads
+    # it element by element ("evolution of base is not affine").  The test that picks the
+    # guard-free loop also checks that the index has room not to wrap (moccuda::index_room),
+    # which lets gcc see one contiguous vector per load.  The control build drops that check.
+    source = translate_file(GUARDS, TranslateOptions(schedule="blocks")).source
+    without_room = source.replace("#include <cuda_runtime.h>\n", (
+        "#include <cuda_runtime.h>\n"
+        "namespace moccuda { template <class F, class L> bool every_thread_below_no_room(F f, L l, unsigned c)"
+        " { return threads_below(f, l, c) == c; } }\n"), 1).replace("every_thread_below(", "every_thread_below_no_room(")
+    assert without_room.count("\n") == source.count("\n") + 1
+
+    def scalar_loads_in_guard_free_loops(text: str, name: str) -> list[int]:
+        cpp, dump = tmp_path / f"{name}.cpp", tmp_path / f"{name}.vect"
+        cpp.write_text(text)
+        built = compile_cpp(cpp, tmp_path / name, [f"-fdump-tree-vect-details={dump}"], opt="-O3")
+        assert built.returncode == 0, built.stderr
+        lines = text.split("\n")
+        comments = [i for i, line in enumerate(lines) if line.strip().startswith("// Every thread of this block passes")]
+        fast_loops = [_extent(lines, lines.index("#pragma omp simd", i) + 1) for i in comments]
+        assert len(fast_loops) == 2, text  # two_loads and constant_stride
+        scalar = {int(m.group(1)) for m in re.finditer(rf"{name}\.cpp:(\d+):\d+: missed: +failed: evolution of "
+                                                        r"base is not affine", dump.read_text())}
+        return sorted(n for n in scalar for first, last in fast_loops if first <= n <= last)
+
+    assert scalar_loads_in_guard_free_loops(without_room, "control"), "the control build shows nothing to avoid"
+    assert not scalar_loads_in_guard_free_loops(source, "guards")
 
 
 def _extent(lines: list[str], for_line: int) -> tuple[int, int]:

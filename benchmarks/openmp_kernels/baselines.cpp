@@ -62,6 +62,39 @@ void matmul_openmp_blocked(const float *A, const float *B, float *C, int n)
     }
 }
 
+// The CUDA kernel's own algorithm written by hand for a CPU: blocks of 512 elements, the first
+// add while loading, then the same tree over a 256-float local array (same sums, same order).
+// It separates what the algorithm costs on a CPU from what the translation adds.
+float reduce_tree_by_hand(const float *in, float *partial, int n)
+{
+    const int blocks = (n + 511) / 512;
+#pragma omp parallel for schedule(static)
+    for (int b = 0; b < blocks; ++b) {
+        float s[256];
+        const std::size_t first = (std::size_t)b * 512;
+        if (first + 512 <= (std::size_t)n) {
+#pragma omp simd
+            for (int t = 0; t < 256; ++t)
+                s[t] = in[first + t] + in[first + t + 256];
+        } else {
+            for (int t = 0; t < 256; ++t) {
+                float v = first + t < (std::size_t)n ? in[first + t] : 0.0f;
+                s[t] = first + t + 256 < (std::size_t)n ? v + in[first + t + 256] : v;
+            }
+        }
+        for (int stride = 128; stride > 0; stride >>= 1) {
+#pragma omp simd
+            for (int t = 0; t < stride; ++t)
+                s[t] += s[t + stride];
+        }
+        partial[b] = s[0];
+    }
+    double sum = 0.0;
+    for (int b = 0; b < blocks; ++b)
+        sum += partial[b];
+    return (float)sum;
+}
+
 float reduce_openmp(const float *in, int n)
 {
     float sum = 0.0f;

@@ -60,6 +60,7 @@ __global__ void empty_kernel() {}
 void matmul_mcuda_style(const float *A, const float *B, float *C, int n);
 void matmul_openmp_blocked(const float *A, const float *B, float *C, int n);
 float reduce_openmp(const float *in, int n);
+float reduce_tree_by_hand(const float *in, float *partial, int n);
 void triad_openmp(float *a, const float *b, const float *c, float scalar, int n);
 void empty_parallel_for(int iterations);
 
@@ -124,6 +125,8 @@ int main(int argc, char **argv)
     if (baselines) {
         t = best_seconds(repeat, [&] { sum = reduce_openmp(in.data(), n_vec); });
         report("reduction", "openmp", t, sum);
+        t = best_seconds(repeat, [&] { sum = reduce_tree_by_hand(in.data(), partial.data(), n_vec); });
+        report("reduction", "tree_by_hand", t, sum);
     }
 
     // Vector add against a STREAM-style triad over arrays of the same size.

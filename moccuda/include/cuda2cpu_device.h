@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 #ifndef __CUDA2CPU_PARSE__
+#include <limits>
 #include <type_traits>
 /* NestedTeams calls the OpenMP runtime (translated programs are always built with OpenMP on).
  * With g++, through <omp.h>: a program including it later (PyTorch's ATen/Parallel.h does) must
@@ -204,6 +205,39 @@ inline unsigned threads_through(First first, Limit limit, unsigned count)
             ++t;
         return t;
     }
+}
+
+/* Whether `first` leaves room for a whole block of indices `first + t` (t < 1024, a block's
+ * extent) in its own type without wrapping or going negative.  A block-level test, not an
+ * assumption: blocks that fail it take the guarded loop.  Within the guard-free loop gcc then
+ * knows that `blockIdx.x * C + threadIdx.x` grows by one per thread and loads it as a vector
+ * (without the fact, an unsigned index that might wrap is loaded element by element). */
+template <class First>
+inline bool index_room(First first)
+{
+    if constexpr (std::is_integral<First>::value) {
+        if constexpr (std::is_signed<First>::value)
+            if (first < 0)
+                return false;
+        return first <= std::numeric_limits<First>::max() - First(1024);
+    } else {
+        return true;
+    }
+}
+
+/* Every thread t of `count` passes the guard `first + t < limit` (a guard-free version of a
+ * thread loop may run), and the guarded index has room not to wrap (index_room). */
+template <class First, class Limit>
+inline bool every_thread_below(First first, Limit limit, unsigned count)
+{
+    return index_room(first) && threads_below(first, limit, count) == count;
+}
+
+/* As every_thread_below, for `first + t <= limit`. */
+template <class First, class Limit>
+inline bool every_thread_through(First first, Limit limit, unsigned count)
+{
+    return index_room(first) && threads_through(first, limit, count) == count;
 }
 
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner

@@ -68,6 +68,16 @@ __global__ void two_loads(const int *in, int *out, int n) // guards mid-body: a 
     out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+__global__ void constant_stride(const int *in, int *out, int n) // blockIdx.x * 192 + tid: unsigned, may wrap as gcc sees it
+{
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * 192 + tid;
+    int v = 0;
+    if (i < n) v = in[i];
+    if (i + 96 < n) v -= in[i + 96];
+    out[blockIdx.x * blockDim.x + tid] = v;
+}
+
 __global__ void first_thread(int *out)               // threadIdx.x == 0: a loop over one thread
 {
     if (threadIdx.x == 0) out[blockIdx.x] = blockIdx.x + 1;
@@ -154,6 +164,15 @@ int main()
             expect[b * block + t] = v;
         }
     check("two_loads");
+    constant_stride<<<pair_blocks, 96>>>(input, d, n);  // 96 threads, 192 elements per block
+    for (int b = 0; b < pair_blocks; ++b)
+        for (int t = 0; t < 96; ++t) {
+            int i = b * 192 + t, v = 0;
+            if (i < n) v = input[i];
+            if (i + 96 < n) v -= input[i + 96];
+            expect[b * 96 + t] = v;
+        }
+    check("constant_stride");
     first_thread<<<grid, block>>>(d);
     for (int b = 0; b < grid; ++b) expect[b] = b + 1;
     check("first_thread");
