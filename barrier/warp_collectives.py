@@ -143,6 +143,10 @@ class WarpLowering:
         return replace(block, stmts=self.stmts(block.stmts, lockstep))
 
     def stmt(self, s: ir.Stmt, lockstep: bool) -> list[ir.Stmt]:
+        if isinstance(s, ir.Switch) and has_collective(s.body):
+            chain = switch_as_if_chain(s)
+            if chain is not None:  # else the split lowering refuses it: the fiber fallback takes it
+                return self.stmt(chain, lockstep)
         if isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.WarpCollective) and s.expr.op in ("syncwarp", "sync"):
             if s.expr.scope == "grid":
                 # A call of unknown effect for the barrier analyses until ``grid-sync`` lowers it:
@@ -411,6 +415,74 @@ class MemorySpaces:
             spaces = {self.space(e.then, seen), self.space(e.otherwise, seen)}
             return spaces.pop() if len(spaces) == 1 else UNKNOWN
         return UNKNOWN
+
+
+def switch_as_if_chain(s: ir.Switch) -> ir.Stmt | None:
+    """``switch`` as an ``if``/``else if`` chain, when that is the same program: the condition has
+    no side effects (it is then evaluated at most once per label test, before any case body runs),
+    and every case group ends with ``break`` or ``return`` (no fall-through into the next group)
+    and has no other ``break`` of the switch.  None otherwise.  The barrier lowering handles
+    ``if`` (predicated per thread where it is not uniform per warp), not ``switch``.
+
+    ``switch (k) { case 1: case 2: a; break; default: b; break; case 3: { c; break; } }``
+    becomes ``if (k == 1 || k == 2) { a; } else if (k == 3) { c; } else { b; }``.
+    """
+    if any(isinstance(n, (ir.Assign, ir.Call, ir.IndirectCall, ir.WarpCollective)) or
+           (isinstance(n, ir.Unary) and n.op in ("++", "--")) for n in s.cond.walk()):
+        return None
+    groups: list[tuple[list[ir.Expr | None], list[ir.Stmt]]] = []
+    for stmt in ir.as_block(s.body).stmts:
+        labels: list[ir.Expr | None] = []
+        while isinstance(stmt, ir.Case):
+            labels.append(stmt.value)
+            stmt = stmt.body
+        if labels:
+            groups.append((labels, [stmt]))
+        elif groups:
+            groups[-1][1].append(stmt)
+        elif not isinstance(stmt, ir.Empty):
+            return None  # before the first label: never runs
+    if not groups:
+        return None
+    cases: list[tuple[list[ir.Expr | None], ir.Block]] = []
+    for i, (labels, stmts) in enumerate(groups):
+        body, ends = _without_final_break(stmts)
+        if (not ends and i + 1 < len(groups)) or any(_breaks(st) for st in body):
+            return None
+        cases.append((labels, ir.Block(tuple(body), loc=stmts[0].loc)))
+    loc = s.loc
+    default = next((body for labels, body in cases if None in labels), None)
+    chain: ir.Stmt | None = default
+    for labels, body in reversed([c for c in cases if None not in c[0]]):
+        tests = [ir.Binary("==", s.cond, value, loc=loc) for value in labels]
+        cond = tests[0]
+        for test in tests[1:]:
+            cond = ir.Binary("||", cond, test, loc=loc)
+        chain = ir.If(cond, body, chain, loc=body.loc)
+    return chain if chain is not None else ir.Empty(loc=loc)
+
+
+def _without_final_break(stmts: list[ir.Stmt]) -> tuple[list[ir.Stmt], bool]:
+    """A case group's statements without the ``break`` that ends it (also as the last statement
+    of a final braced block), and whether the group ends (``break`` or ``return``)."""
+    stmts = [st for st in stmts if not isinstance(st, ir.Empty)]
+    if not stmts:
+        return [], False
+    last = stmts[-1]
+    if isinstance(last, ir.Break):
+        return stmts[:-1], True
+    if isinstance(last, ir.Block) and last.stmts and isinstance(last.stmts[-1], ir.Break):
+        return stmts[:-1] + [replace(last, stmts=last.stmts[:-1])], True
+    return stmts, isinstance(last, ir.Return)
+
+
+def _breaks(node: ir.Node) -> bool:
+    """Does ``node`` hold a ``break`` of the switch around it (not of a nested loop or switch)?"""
+    if isinstance(node, ir.Break):
+        return True
+    if isinstance(node, ir.Expr) or isinstance(node, LOOPS + (ir.Switch,)):
+        return False
+    return any(_breaks(c) for c in node.children())
 
 
 def ir_array(type_: str, buffers: int = 1) -> str:

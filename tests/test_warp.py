@@ -127,6 +127,17 @@ def test_divergent_warp_code(tmp_path):
     run_program("divergent", tmp_path)
 
 
+@covers("Warp votes", "warp collectives inside a switch (uniform per warp or per block; grouped labels, "
+        "default anywhere, braced cases)", note="lowered as an if/else chain; a switch with fall-through "
+                                                 "between cases takes the fiber fallback")
+@pytest.mark.parametrize("schedule", ["auto", "nested"])
+def test_warp_collectives_in_a_switch(tmp_path, schedule):
+    result, run, _ = translate_build_run(WARP / "switch_collectives.cu", tmp_path, TranslateOptions(schedule=schedule))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
+    assert [k["lowering"] for k in result.explain["kernels"]] == ["split"]
+    assert not any(isinstance(n, ir.Switch) for k in result.program.kernels for n in k.walk())
+
+
 def test_warp_code_with_parallel_threads(tmp_path):
     """The default schedule runs blocks in parallel and a block's threads serially; with the threads
     in parallel too (schedule "nested") each phase B must still see every lane's phase A.  ("flat"
