@@ -38,7 +38,7 @@ def grid_program(tmp_path_factory):
              "barrier of the blocks")
 @covers("Host API", "cudaLaunchCooperativeKernel (grid larger than the device holds)",
         note="cudaErrorCooperativeLaunchTooLarge, as CUDA")
-@covers("C++", "kernel parameter assigned in the kernel (pointer swap)",
+@covers("C++ in device code", "kernel parameter assigned in the kernel (pointer swap)",
         note="each thread has its own copy, as in CUDA")
 def test_grid_sync_orders_the_blocks_of_a_cooperative_launch(grid_program):
     result, run, _ = grid_program

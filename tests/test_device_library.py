@@ -175,8 +175,8 @@ def test_launch_kernel_ex_from_an_nvcc_built_program(tmp_path):
                                        "cudaFuncGetAttributes: cudaSuccess, maxThreadsPerBlock 1024"]
 
 
-@covers("Mixed", "kernel template (non-type BLOCK, functor type) + texture object + __half + warp shuffle + "
-        "cooperative-groups tile reduce + atomicAdd(double) in one kernel")
+@covers("Mixed", "kernel template (non-type BLOCK, value type, functor type) + texture object + __half + warp "
+        "shuffle + cooperative-groups tile reduce (cg::plus<T>) + atomicAdd(double) in one kernel")
 def test_mixed_program(tmp_path):
     assert_passes(run_program("mixed", tmp_path))
 

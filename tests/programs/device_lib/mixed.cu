@@ -1,8 +1,7 @@
-// Everything together (issue 9's "done when"): a kernel template over the block size, with a
-// functor template parameter, samples a texture object, adds a __half bias, reduces with warp
-// shuffles and a cooperative-groups tile, and adds each tile's sum with atomicAdd on double.  The
-// host sums the same values in plain C++.  (cg::reduce is given cg::plus<float>: with a
-// dependent cg::plus<T> the translator's cg::reduce does not recognize the operator yet.)
+// Everything together (issue 9's "done when"): a kernel template over the block size, the value
+// type and a functor type, samples a texture object, adds a __half bias, reduces with warp
+// shuffles and a cooperative-groups tile (cg::reduce with the dependent operator cg::plus<T>),
+// and adds each tile's sum with atomicAdd on double.  The host sums the same values in plain C++.
 #include <cstdio>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -19,13 +18,13 @@ struct Scale {
     __device__ T operator()(T v) const { return v * factor; }
 };
 
-template <int BLOCK, class F>
-__global__ void mixed_sum(cudaTextureObject_t tex, F scale, __half bias, int n, double *total, float *warp_sums)
+template <int BLOCK, class T, class F>
+__global__ void mixed_sum(cudaTextureObject_t tex, F scale, __half bias, int n, double *total, T *warp_sums)
 {
     int i = blockIdx.x * BLOCK + threadIdx.x;
-    float v = i < n ? scale(tex1Dfetch<float>(tex, i)) + __half2float(bias) : 0.0f;
+    T v = i < n ? scale(tex1Dfetch<T>(tex, i)) + (T)__half2float(bias) : (T)0;
     // Warp level: shuffle-down reduction.
-    float w = v;
+    T w = v;
     for (int offset = 16; offset > 0; offset /= 2)
         w += __shfl_down_sync(0xffffffffu, w, offset);
     if (threadIdx.x % 32 == 0)
@@ -33,7 +32,7 @@ __global__ void mixed_sum(cudaTextureObject_t tex, F scale, __half bias, int n, 
     // Tile level: the same sum through cooperative groups.
     cg::thread_block block = cg::this_thread_block();
     cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
-    float t = cg::reduce(tile, v, cg::plus<float>());
+    T t = cg::reduce(tile, v, cg::plus<T>());
     if (tile.thread_rank() == 0)
         atomicAdd(total, (double)t);
 }
@@ -61,7 +60,7 @@ int main()
     cudaMalloc(&dwarps, sizeof warps);
     cudaMemcpy(dtotal, &total, sizeof total, cudaMemcpyHostToDevice);
     Scale<float> scale = {2.0f};
-    mixed_sum<block><<<grid, block>>>(tex, scale, __float2half(0.5f), n, dtotal, dwarps);
+    mixed_sum<block, float><<<grid, block>>>(tex, scale, __float2half(0.5f), n, dtotal, dwarps);
     cudaMemcpy(&total, dtotal, sizeof total, cudaMemcpyDeviceToHost);
     cudaMemcpy(warps, dwarps, sizeof warps, cudaMemcpyDeviceToHost);
     double expect = 0;
