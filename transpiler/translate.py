@@ -217,6 +217,40 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
     return edits
 
 
+#: Launch calls whose kernel argument, cast to ``void *`` as CUDA's C API wants it, is the
+#: translated kernel itself for MocCUDA's typed overloads (a translated kernel is a host function
+#: the C API cannot call).
+KERNEL_POINTER_CALLS = frozenset({"cudaLaunchKernel", "cudaLaunchCooperativeKernel"})
+
+
+def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) -> list[tuple[str, Edit]]:
+    """``cudaLaunchCooperativeKernel((void *)k, ...)`` becomes ``cudaLaunchCooperativeKernel(k, ...)``
+    when ``k`` is a kernel of this translation unit (as CUDA's samples write cooperative launches)."""
+    edits = []
+    casts = (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR)
+    for top in unit.tu.cursor.get_children():
+        if top.location.file is None or top.location.file.name not in scan.files:
+            continue
+        for call in top.walk_preorder():
+            if call.kind != K.CALL_EXPR or call.spelling not in KERNEL_POINTER_CALLS:
+                continue
+            args = list(call.get_arguments())
+            cast = args[0] if args else None
+            while cast is not None and cast.kind == K.UNEXPOSED_EXPR and len(list(cast.get_children())) == 1:
+                cast = list(cast.get_children())[0]
+            if cast is None or cast.kind not in casts or "void" not in cast.type.spelling:
+                continue
+            inner = [c for c in cast.walk_preorder() if c.kind == K.DECL_REF_EXPR]
+            if not inner or inner[0].spelling not in kernels or clang_ext.from_macro(cast):
+                continue
+            target = list(cast.get_children())[-1]
+            start, end = target.extent.start.offset, target.extent.end.offset
+            file = cast.extent.start.file.name
+            text = _file_bytes(scan, file)[start:end].decode()
+            edits.append((file, Edit(cast.extent.start.offset, cast.extent.end.offset, text)))
+    return edits
+
+
 def _tok_loc(tok) -> SourceLoc:
     loc = tok.location
     return SourceLoc(loc.file.name if loc.file else "?", loc.line, loc.column)
@@ -352,6 +386,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
         found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:
             edits.setdefault(name, []).extend(found)
+    for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
+        edits.setdefault(name, []).append(edit)
     # PyTorch extensions: host checks for CUDA tensors accept the CPU tensors standing in for them.
     host_rewrites = []
     if options.torch_host:

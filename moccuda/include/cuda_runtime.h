@@ -270,8 +270,16 @@ inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*k
                                               config->stream, (const void *)kernel);
     if (status != cudaSuccess)
         return status;
-    kernel(moccuda::LaunchConfig(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream),
-           std::forward<A>(args)...);
+    moccuda::LaunchConfig launch(config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream);
+    for (unsigned i = 0; i < config->numAttrs && config->attrs != nullptr; ++i)
+        if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative)
+            launch.cooperative = true;  /* as cudaLaunchCooperativeKernel: checked, then all blocks at once */
+    if (launch.cooperative) {
+        status = moccuda_cooperative_check((const void *)kernel, launch.grid, launch.block, launch.shared_bytes);
+        if (status != cudaSuccess)
+            return status;
+    }
+    kernel(launch, std::forward<A>(args)...);
     return cudaSuccess;
 }
 #endif

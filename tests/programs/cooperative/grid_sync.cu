@@ -4,7 +4,9 @@
 // partials (cg::this_grid().sync(), cg::sync(grid)), grid_group's thread_rank/size/block_rank/
 // num_blocks/is_valid, a 2-D block with a partial last warp.  The host computes every value
 // independently; an oversized cooperative launch is refused with
-// cudaErrorCooperativeLaunchTooLarge, and is_valid() is false for an ordinary launch.  With the
+// cudaErrorCooperativeLaunchTooLarge, and is_valid() is false for an ordinary launch, true for
+// cudaLaunchCooperativeKernel (with the kernel typed or cast to void *) and for cudaLaunchKernelEx
+// with cudaLaunchAttributeCooperative.  With the
 // argument "ordinary" the program launches the grid-syncing kernel with <<<>>>, which CUDA does
 // not allow: the run must stop with an error, before "unreachable".
 #include <cstdio>
@@ -138,8 +140,28 @@ int main(int argc, char **argv)
     cudaDeviceSynchronize();
     for (int i = 0; i < 32; ++i)
         cooperative += valid[i] == 1;
-    printf("is_valid: ordinary %d/32, cooperative %d/32\n", ordinary, cooperative);
-    bad += ordinary != 32 || cooperative != 32;
+    // The same launch as CUDA's samples write it (the kernel cast to void *), and through
+    // cudaLaunchKernelEx with the cooperative attribute.
+    cudaLaunchCooperativeKernel((void *)validity, dim3(2), dim3(16), vargs, 0, 0);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < 32; ++i)
+        cooperative += valid[i] == 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(2);
+    config.blockDim = dim3(16);
+    cudaLaunchAttribute attribute;
+    attribute.id = cudaLaunchAttributeCooperative;
+    attribute.val.cooperative = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    for (int i = 0; i < 32; ++i)
+        valid[i] = 0;
+    cudaLaunchKernelEx(&config, validity, valid);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < 32; ++i)
+        cooperative += valid[i] == 1;
+    printf("is_valid: ordinary %d/32, cooperative %d/96\n", ordinary, cooperative);
+    bad += ordinary != 32 || cooperative != 96;
     printf("%s\n", bad ? "FAIL" : "PASS");
     return 0;
 }
