@@ -174,13 +174,15 @@ def test_cublas_sgemm_under_nvcc(tmp_path):
 
 @covers("nvcc-built programs (moccuda run)", "cuda2cpu --emit=kernel-library",
         "kernels by nvcc's mangled names (namespace, extern \"C\", anonymous namespace, template instantiations)",
-        "__constant__/__device__ variables with initializers through the symbol API")
+        "__constant__/__device__ variables with initializers through the symbol API",
+        "__managed__ variable read by the host (__cudaRegisterManagedVar, __cudaInitModule)")
 def test_kernel_library_names_every_kind_of_kernel_and_variable(tmp_path):
     """kernel_kinds.cu: a kernel template launched with its arguments and one launched only from a
     host template (so only its explicit instantiation names it), a non-type template argument, a
     namespace, extern "C", an anonymous namespace (nvcc names it after the file, g++ does not),
     dynamic shared memory; variables whose initializers the kernels and cudaMemcpyFromSymbol see,
-    cudaGetSymbolSize, and a store through cudaGetSymbolAddress that the next launch reads.  The
+    cudaGetSymbolSize, a store through cudaGetSymbolAddress that the next launch reads, and a
+    __managed__ variable that kernels update and the host reads directly.  The
     library exports only entry points and variables, and nothing of main."""
     app, kernels = tmp_path / "kinds", tmp_path / "libkinds_kernels.so"
     _check([NVCC, "-cudart", "shared", "-o", app, PROGRAMS / "kernel_kinds.cu"])
@@ -192,13 +194,13 @@ def test_kernel_library_names_every_kind_of_kernel_and_variable(tmp_path):
     assert names == ["moccuda_kernel__ZN12_GLOBAL__N_112count_launchEv", "moccuda_kernel__ZN3ops10shift_leftILi3EEEvPji",
                      "moccuda_kernel__ZN3ops5scaleIdEEvPT_i", "moccuda_kernel__ZN3ops5scaleIfEEvPT_i",
                      "moccuda_kernel_reverse_blocks", "moccuda_variable__ZN3ops4biasE", "moccuda_variable_launches",
-                     "moccuda_variable_scale_by"], names
+                     "moccuda_variable_managed_total", "moccuda_variable_scale_by"], names
     everything = subprocess.run(["nm", "-C", "--defined-only", str(kernels)], capture_output=True, text=True).stdout
     assert not re.search(r"\b(main|run_scale|say_started|started)\b", everything), everything  # host code stays out
     run = _moccuda("run", "--kernels", kernels, "--", app)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines() == ["host initializer", "launch cudaSuccess, 0 wrong, launches 5, bias 10, "
-                                       "factors 2 3, size 8, rescaled 0 wrong", "PASS"], run.stdout + run.stderr
+                                       "factors 2 3, size 8, rescaled 0 wrong, managed 8", "PASS"], run.stdout + run.stderr
 
 
 def test_kernel_library_usage_errors(tmp_path, capsys):
@@ -218,4 +220,4 @@ def test_kernel_kinds_built_by_cuda2cpu_itself(tmp_path):
     run = subprocess.run([str(app)], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines() == ["host initializer", "launch cudaSuccess, 0 wrong, launches 5, bias 10, "
-                                       "factors 2 3, size 8, rescaled 0 wrong", "PASS"], run.stdout + run.stderr
+                                       "factors 2 3, size 8, rescaled 0 wrong, managed 8", "PASS"], run.stdout + run.stderr

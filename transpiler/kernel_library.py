@@ -347,7 +347,9 @@ def explicit_instantiations(unit: ParsedUnit, kernel_names: set[str], files: lis
             if end < 0 or tokens[end].spelling != ";" or tokens[end - 1].spelling != ")":
                 continue
             close = end - 1
-            open_ = next(j for j in range(close, i, -1) if _closing(tokens, j, "(", ")") == close)
+            open_ = next((j for j in range(close, i, -1) if _closing(tokens, j, "(", ")") == close), None)
+            if open_ is None:
+                continue
             name_end = open_
             if tokens[open_ - 1].spelling in (">", ">>"):
                 depth, j = 0, open_ - 1

@@ -59,6 +59,9 @@ struct Variable {
 };
 std::unordered_map<std::string, Variable *> variables;          // by registered name; never freed
 std::unordered_map<const void *, Variable *> variables_by_shadow;
+// __managed__ variables: the program reads them through a pointer nvcc's code keeps (registered
+// by its address), which __cudaInitModule points at their storage.
+std::vector<std::pair<Variable *, void **>> managed;
 bool libraries_opened = false;
 
 struct CallConfiguration {
@@ -224,7 +227,22 @@ void __cudaRegisterFatBinaryEnd(void **) {}
 
 void __cudaUnregisterFatBinary(void **handle) { delete handle; }
 
-char __cudaInitModule(void **) { return 1; }
+// Called by nvcc's code before the host first touches a __managed__ variable: point each one's
+// host pointer at its storage (the kernel library's variable, else zeroed memory of its size).
+char __cudaInitModule(void **)
+{
+    using namespace moccuda::runtime;
+    std::lock_guard<std::mutex> guard(mutex);
+    for (auto &entry : managed) {
+        if (*entry.second != nullptr)
+            continue;
+        void *found = storage(entry.first);
+        if (found == entry.first->shadow)  // no kernel library has it
+            found = entry.first->storage = calloc(1, entry.first->bytes > 0 ? entry.first->bytes : 1);
+        *entry.second = found;
+    }
+    return 1;
+}
 
 void __cudaRegisterFunction(void **, const char *host_fun, char *, const char *device_name, int, uint3 *, uint3 *,
                             dim3 *, dim3 *, int *)
@@ -272,7 +290,18 @@ void *moccuda_symbol_by_name(const char *name)
     return registered != nullptr ? registered : dlsym(RTLD_DEFAULT, name);
 }
 
-void __cudaRegisterManagedVar(void **, void **, char *, const char *, int, size_t, int, int) {}
+void __cudaRegisterManagedVar(void **, void **host_pointer, char *, const char *device_name, int, size_t bytes, int,
+                              int)
+{
+    using namespace moccuda::runtime;
+    if (host_pointer == nullptr || device_name == nullptr)
+        return;
+    std::lock_guard<std::mutex> guard(mutex);
+    Variable *&slot = variables[device_name];
+    if (slot == nullptr)
+        slot = new Variable{device_name, host_pointer, bytes};
+    managed.emplace_back(slot, host_pointer);
+}
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, void *stream)
 {

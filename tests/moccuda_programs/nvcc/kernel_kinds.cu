@@ -4,7 +4,8 @@
 // (launched only from a host template), a non-type template argument, a namespace, extern "C",
 // an anonymous namespace (nvcc names it after the file); dynamic shared memory; __constant__ and
 // __device__ variables with initializers, static and namespaced, read and written through the
-// symbol API.  Host code (with an initializer that prints) stays out of the kernel library.
+// symbol API; a __managed__ variable with an initializer that the host reads directly.  Host code
+// (with an initializer that prints) stays out of the kernel library.
 #include <cstdio>
 
 static int say_started()
@@ -16,6 +17,7 @@ static int started = say_started();  // runs once, in the program (never in the 
 
 __constant__ float scale_by[2] = {2.0f, 3.0f};
 static __device__ int launches;
+__managed__ int managed_total = 7;  // the host reads it directly, through nvcc's managed pointer
 
 namespace ops {
 __device__ int bias = 10;
@@ -55,7 +57,11 @@ extern "C" __global__ void reverse_blocks(int *data)
 }
 
 namespace {
-__global__ void count_launch() { atomicAdd(&launches, 1); }
+__global__ void count_launch()
+{
+    atomicAdd(&launches, 1);
+    atomicAdd(&managed_total, 1);
+}
 }  // namespace
 
 template <class T>
@@ -112,10 +118,11 @@ int main()
     for (int i = 0; i < n; ++i)
         rescaled_wrong += f[i] != 2.0f * (2.0f * i + 10) - 1;
 
-    printf("launch %s, %d wrong, launches %d, bias %d, factors %g %g, size %zu, rescaled %d wrong\n",
-           cudaGetErrorName(launched), wrong, count, bias, factors[0], factors[1], size, rescaled_wrong);
+    printf("launch %s, %d wrong, launches %d, bias %d, factors %g %g, size %zu, rescaled %d wrong, managed %d\n",
+           cudaGetErrorName(launched), wrong, count, bias, factors[0], factors[1], size, rescaled_wrong,
+           managed_total);
     bool ok = started == 1 && launched == cudaSuccess && wrong == 0 && count == 5 && bias == 10 && factors[0] == 2 && factors[1] == 3
-              && size == sizeof factors && rescaled_wrong == 0;
+              && size == sizeof factors && rescaled_wrong == 0 && managed_total == 8;
     printf("%s\n", ok ? "PASS" : "FAIL");
     return 0;
 }
