@@ -8,8 +8,8 @@ links both that library and OpenBLAS and, in one process per thread count, times
 column-major SGEMM (C = alpha A B + beta C, and A transposed: NN and TN) through
 ``cublasSgemm`` and through ``scipy_cblas_sgemm`` directly on the same matrices, in alternating
 rounds (each round times enough calls for about 0.1 s of each, in turns).  The ratios are the
-best (and the median) time per call through cuBLAS over the same of OpenBLAS (1.00: OpenBLAS's
-speed); on a shared machine the best of the rounds is the steadier estimate.  The OpenBLAS thread count is set with ``scipy_openblas_set_num_threads``; MocCUDA's
+median (and the best) time per call through cuBLAS over the same of OpenBLAS (1.00: OpenBLAS's
+speed).  The OpenBLAS thread count is set with ``scipy_openblas_set_num_threads``; MocCUDA's
 runtime and cuBLAS are the shared libraries ``python -m moccuda --build shared|cublas`` makes.
 """
 
@@ -144,7 +144,8 @@ def main() -> int:
                 t_cublas, t_blas, median_cublas, median_blas = map(float, times)
                 gflops = 2 * int(n) ** 3 / t_blas / 1e9
                 print(f"| {n} | {op} | {threads} | {t_cublas * 1e6:.1f} | {t_blas * 1e6:.1f} | {gflops:.1f} | "
-                      f"{t_cublas / t_blas:.3f} | {median_cublas / median_blas:.3f} | {float(differ):.1g} |", flush=True)
+                      f"{t_cublas / t_blas:.3f} | {median_cublas / median_blas:.3f} | {float(differ):.1g} |",
+                      flush=True)
     return 0
 
 

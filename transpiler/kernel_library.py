@@ -133,11 +133,6 @@ def _qualified_name(cursor: ci.Cursor) -> str:
     return "::" + "::".join(reversed(parts))
 
 
-def _at_namespace_scope(cursor: ci.Cursor) -> bool:
-    parent = cursor.semantic_parent
-    return parent is not None and parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC)
-
-
 def _extent(cursor: ci.Cursor) -> tuple[str, int, int]:
     ext = cursor.extent
     return ext.start.file.name, ext.start.offset, ext.end.offset
@@ -261,9 +256,8 @@ def kernel_entries(unit: ParsedUnit, kernels: list[ci.Cursor]) -> tuple[list[str
     entries: dict[str, str] = {}
     for name, k in zip(names, kernels):
         if k.kind == K.FUNCTION_DECL:
-            where = location(k)
-            entries.setdefault(nvcc_name(k.mangled_name),
-                               _entry(nvcc_name(k.mangled_name), _pointer(k, name, names.count(name) > 1, where), where))
+            where, mangled = location(k), nvcc_name(k.mangled_name)
+            entries.setdefault(mangled, _entry(mangled, _pointer(k, name, names.count(name) > 1, where), where))
     used: set[str] = set()
     for n in unit.tu.cursor.walk_preorder():
         if n.kind not in (K.CALL_EXPR, K.DECL_REF_EXPR) or not _is_user(n):
@@ -474,7 +468,8 @@ def build(inv, sources) -> list[dict]:
             cpp = work / f"{n}_{Path(source.path).name}.cpp"
             cpp.write_text(result.source)
             if inv.keep:
-                kept = Path(inv.keep_dir or Path(inv.output).parent) / Path(source.path).with_suffix(".kernels.cpp").name
+                kept_name = Path(source.path).with_suffix(".kernels.cpp").name
+                kept = Path(inv.keep_dir or Path(inv.output).parent) / kept_name
                 shutil.copyfile(cpp, kept)
             obj = work / f"{n}.o"
             cmd = driver._compile_command(inv, source, str(cpp), obj, result.include_dirs)
