@@ -225,3 +225,17 @@ def test_kernel_kinds_built_by_cuda2cpu_itself(tmp_path):
     run = subprocess.run([str(app)], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines() == KINDS_OUTPUT, run.stdout + run.stderr
+
+
+def test_kernel_library_instantiation_it_cannot_name_is_a_located_error(tmp_path, capsys):
+    """A launched instantiation whose template argument an entry point cannot spell (a template
+    template argument) is a located error, not a missing kernel at run time."""
+    source = tmp_path / "holder.cu"
+    source.write_text("template <class T> struct Box { T value; };\n"
+                      "template <template <class> class Holder>\n"
+                      "__global__ void fill(int *out) { out[threadIdx.x] = sizeof(Holder<int>); }\n"
+                      "int main() { int *p; cudaMalloc(&p, 4); fill<Box><<<1, 1>>>(p); return 0; }\n")
+    assert cuda2cpu_main(["--emit=kernel-library", str(source), "-o", str(tmp_path / "lib.so")]) == 1
+    err = capsys.readouterr().err
+    assert f"{source}:4:41: error: kernel 'fill': a template argument of this kind cannot be named" in err, err
+    assert not (tmp_path / "lib.so").exists()

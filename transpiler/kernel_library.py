@@ -208,7 +208,10 @@ def _host_variable_edits(unit: ParsedUnit, var: ci.Cursor) -> list[Edit]:
 
 
 def _template_argument(spec: ci.Cursor, i: int, param: ci.Cursor | None, where: SourceLoc) -> str:
-    kind = spec.get_template_argument_kind(i)
+    try:
+        kind = spec.get_template_argument_kind(i)
+    except ValueError:  # a kind the Python bindings do not name (a template template argument)
+        kind = None
     if kind == ci.TemplateArgumentKind.TYPE:
         spelled = spec.get_template_argument_type(i).get_canonical().spelling
         if not any(u in spelled for u in _UNSPELLABLE):
@@ -222,8 +225,8 @@ def _template_argument(spec: ci.Cursor, i: int, param: ci.Cursor | None, where: 
                      else spec.get_template_argument_value(i))
             return f"static_cast<{ptype}>({value})"
     raise CompileError([error(where, f"kernel '{spec.spelling}': a template argument of this kind cannot be "
-                                     "named in a kernel library's entry point (use an explicit instantiation "
-                                     "with simpler arguments)")])
+                                     "named in a kernel library's entry point (an explicit instantiation of "
+                                     "it, `template __global__ void ...;`, gives it one)")])
 
 
 def _template_params(template: ci.Cursor) -> list[ci.Cursor]:
@@ -248,9 +251,13 @@ def _pointer(cursor: ci.Cursor, name: str, overloaded: bool, where: SourceLoc) -
     return f"static_cast<void (*)({', '.join(['moccuda::LaunchConfig', *params])})>(&{name})"
 
 
-def kernel_entries(unit: ParsedUnit, kernels: list[ci.Cursor]) -> tuple[list[str], list[Diagnostic]]:
+def kernel_entries(unit: ParsedUnit, kernels: list[ci.Cursor],
+                   explicit: dict[str, str] | None = None) -> tuple[list[str], list[Diagnostic]]:
     """Entry points (``MOCCUDA_KERNEL_ENTRY`` lines) for the kernels defined in the file and the
-    instantiations of kernel templates the file uses; a warning for a kernel template with none."""
+    instantiations of kernel templates the file uses; a warning for a kernel template with none.
+    ``explicit``: nvcc names already given entries by explicit instantiations, with the
+    qualified name of their template."""
+    explicit = explicit or {}
     names = [_qualified_name(k) for k in kernels]
     templates = {n: k for n, k in zip(names, kernels) if k.kind == K.FUNCTION_TEMPLATE}
     entries: dict[str, str] = {}
@@ -258,7 +265,7 @@ def kernel_entries(unit: ParsedUnit, kernels: list[ci.Cursor]) -> tuple[list[str
         if k.kind == K.FUNCTION_DECL:
             where, mangled = location(k), nvcc_name(k.mangled_name)
             entries.setdefault(mangled, _entry(mangled, _pointer(k, name, names.count(name) > 1, where), where))
-    used: set[str] = set()
+    used: set[str] = set(explicit.values())
     for n in unit.tu.cursor.walk_preorder():
         if n.kind not in (K.CALL_EXPR, K.DECL_REF_EXPR) or not _is_user(n):
             continue
@@ -271,7 +278,7 @@ def kernel_entries(unit: ParsedUnit, kernels: list[ci.Cursor]) -> tuple[list[str
             continue
         where = location(n)
         mangled = nvcc_name(spec.mangled_name)
-        if mangled in entries:
+        if mangled in entries or mangled in explicit:
             used.add(name)
             continue
         params = _template_params(template)
@@ -381,9 +388,11 @@ def explicit_instantiation_edits(instantiations: list[ExplicitInstantiation]) ->
             for e in instantiations]
 
 
-def _instantiated_names(unit: ParsedUnit, options, instantiations: list[ExplicitInstantiation]) -> list[str]:
-    """nvcc's names of explicitly instantiated kernels: libclang parses the files again with a
-    probe after each instantiation (a pointer to it, in its scope) and mangles what it refers to."""
+def _instantiated_names(unit: ParsedUnit, options,
+                        instantiations: list[ExplicitInstantiation]) -> list[tuple[str, str]]:
+    """nvcc's names of explicitly instantiated kernels, with their templates' qualified names:
+    libclang parses the files again with a probe after each instantiation (a pointer to it, in its
+    scope) and mangles what it refers to."""
     texts: dict[str, bytes] = {}
     for file in {e.file for e in instantiations}:
         data = unit.text if file == str(unit.path) else Path(file).read_bytes()
@@ -403,12 +412,13 @@ def _instantiated_names(unit: ParsedUnit, options, instantiations: list[Explicit
               for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         raise CompileError(errors)
-    names: dict[int, str] = {}
+    names: dict[int, tuple[str, str]] = {}
     for c in tu.cursor.walk_preorder():
         if c.kind == K.VAR_DECL and c.spelling.startswith("moccuda_probe_"):
             ref = next((r.referenced for r in c.walk_preorder() if r.kind == K.DECL_REF_EXPR), None)
             if ref is not None and ref.mangled_name:
-                names[int(c.spelling[len("moccuda_probe_"):])] = nvcc_name(ref.mangled_name)
+                names[int(c.spelling[len("moccuda_probe_"):])] = (nvcc_name(ref.mangled_name),
+                                                                  _qualified_name(ref))
     missing = [e for n, e in enumerate(instantiations) if n not in names]
     if missing:
         raise CompileError([error(e.loc, "cannot tell which kernel this explicit instantiation names")
@@ -416,18 +426,21 @@ def _instantiated_names(unit: ParsedUnit, options, instantiations: list[Explicit
     return [names[n] for n in range(len(instantiations))]
 
 
-def explicit_entry_edits(unit: ParsedUnit, options, instantiations: list[ExplicitInstantiation]) -> list[Edit]:
+def explicit_entry_edits(unit: ParsedUnit, options,
+                         instantiations: list[ExplicitInstantiation]) -> tuple[list[Edit], dict[str, str]]:
     """An entry point right after each explicit instantiation (in its scope, where its names mean
-    what they meant)."""
+    what they meant); also the nvcc names given entries, each with its template's qualified name."""
     instantiations = [e for e in instantiations if not e.declaration]  # their entries are elsewhere
     if not instantiations:
-        return []
-    edits = []
-    for e, mangled in zip(instantiations, _instantiated_names(unit, options, instantiations)):
+        return [], {}
+    edits, named = [], {}
+    for e, (mangled, template) in zip(instantiations, _instantiated_names(unit, options, instantiations)):
         params = ", ".join(["moccuda::LaunchConfig"] + ([e.params] if e.params not in ("", "void") else []))
         callee = f"static_cast<void (*)({params})>(&{e.name})"
-        edits.append(Edit(e.file, e.end, e.end, "\n" + _entry(mangled, callee, e.loc) + "\n"))
-    return edits
+        if mangled not in named:
+            edits.append(Edit(e.file, e.end, e.end, "\n" + _entry(mangled, callee, e.loc) + "\n"))
+            named[mangled] = template
+    return edits, named
 
 
 # ------------------------------------------------------------------------------ the library
@@ -437,10 +450,8 @@ def library_edits(unit: ParsedUnit, scan, options,
                   instantiations: list[ExplicitInstantiation]) -> tuple[list[Edit], list[Diagnostic]]:
     """Every edit that turns the translation of ``unit`` into a kernel library's source
     (``instantiations``: the file's explicit instantiations of kernels)."""
-    entries, warnings = kernel_entries(unit, scan.kernels)
-    explicit = explicit_entry_edits(unit, options, instantiations)
-    explicit_names = {e.name.split("<")[0].split("::")[-1] for e in instantiations}
-    warnings = [w for w in warnings if not any(f"'{n}'" in w.message for n in explicit_names)]
+    explicit, explicit_names = explicit_entry_edits(unit, options, instantiations)
+    entries, warnings = kernel_entries(unit, scan.kernels, explicit_names)
     main = str(unit.path)
     tail = ["", "// Entry points for programs built by nvcc from the same source (MocCUDA's libcudart.so.13",
             "// stand-in finds them by the kernels' and variables' registered names).", *entries,
