@@ -96,7 +96,8 @@ class Converter:
         params = self.params(cursor)
         body = self.function_body(cursor)
         return ir.Kernel(cursor.spelling, params, body, template=template_header(cursor),
-                         qualifiers=_qualifiers(cursor), loc=location(cursor))
+                         qualifiers=_qualifiers(cursor), template_args=template_arguments(cursor),
+                         loc=location(cursor))
 
     def device_function(self, cursor: ci.Cursor) -> ir.DeviceFunction:
         return ir.DeviceFunction(cursor.spelling, cursor.result_type.spelling, self.params(cursor),
@@ -678,6 +679,25 @@ def template_header(cursor: ci.Cursor) -> str:
         if depth <= 0:
             return "template <" + tokens_text(tokens[2:i]).replace(",", ", ") + ">"
     raise unsupported(location(cursor), "this template header")
+
+
+def template_arguments(cursor: ci.Cursor) -> str:
+    """A function template's parameters as the argument list that passes them on (``<T, N>``,
+    ``<Ts...>`` for a pack); "" for a plain function or one with an unnamed parameter."""
+    if cursor.kind != K.FUNCTION_TEMPLATE:
+        return ""
+    kinds = (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER, K.TEMPLATE_TEMPLATE_PARAMETER)
+    args = []
+    for param in cursor.get_children():
+        if param.kind not in kinds:
+            continue
+        if not param.spelling:
+            return ""
+        # A pack's declaration spells `...` before its name (`typename... Ts`, `int... Ns`).
+        spelled = [t.spelling for t in param.get_tokens()]
+        pack = "..." in spelled[:spelled.index(param.spelling)] if param.spelling in spelled else False
+        args.append(param.spelling + ("..." if pack else ""))
+    return "<" + ", ".join(args) + ">"
 
 
 def _qualifiers(cursor: ci.Cursor) -> str:

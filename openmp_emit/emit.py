@@ -321,14 +321,14 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False) -> str:
     used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
     printer = KernelPrinter(names=LoopNames.avoiding(used), team=team)
     args = ", ".join(["launch"] + [p.name for p in kernel.params])
+    if kernel.template:
+        printer.emit(kernel.template)
     if team:
         printer.emit(f"{kernel_signature(kernel, team_function_name(kernel.name), 'static ')}")
         printer.emit("{")
         printer.indent += 1
         printer.emit("// Run by every thread of a team: the grid loop is shared among them.")
     else:
-        if kernel.template:
-            printer.emit(kernel.template)
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
@@ -341,11 +341,13 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False) -> str:
     printer.emit("}")
     if team:
         printer.emit("")
+        if kernel.template:
+            printer.emit(kernel.template)
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
         printer.emit("#pragma omp parallel")
-        printer.emit(f"{team_function_name(kernel.name)}({args});")
+        printer.emit(f"{team_function_name(kernel.name)}{kernel.template_args}({args});")
         printer.indent -= 1
         printer.emit("}")
     return _fix_pragmas(printer.text())
@@ -361,11 +363,11 @@ def team_function_name(kernel_name: str) -> str:
 
 def can_run_in_team(kernel: ir.Kernel) -> bool:
     """The kernel can be a work-sharing loop inside a region opened elsewhere: a plain grid loop
-    (no launch-level code, which every thread would repeat), scheduled blocks or flat, not a
-    template (its launches would need the template arguments renamed too)."""
+    (no launch-level code, which every thread would repeat), scheduled blocks or flat, and if a
+    template, one whose parameters can be passed on by name."""
     grid = ir.grid_loop(kernel)
     return (grid is not None and kernel.body is grid and grid.schedule in ("blocks", "flat")
-            and not kernel.template)
+            and (not kernel.template or bool(kernel.template_args)))
 
 
 def _fix_pragmas(text: str) -> str:

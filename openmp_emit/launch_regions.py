@@ -110,9 +110,16 @@ def launched_kernel(c: ci.Cursor) -> str:
 
 
 def callee_end(launch: ci.Cursor) -> int:
-    """The offset just past the launched kernel's name (where ``__team`` goes)."""
+    """The offset just past the launched kernel's name (where ``__team`` goes): before its
+    template arguments, if any (``axpy<float, 2>`` -> ``axpy__team<float, 2>``)."""
     callee = next(iter(launch.get_children()))
-    return callee.extent.end.offset
+    name_end = callee.extent.end.offset
+    for token in callee.get_tokens():
+        if token.spelling == "<":
+            break
+        if token.kind == ci.TokenKind.IDENTIFIER:
+            name_end = token.extent.end.offset
+    return name_end
 
 
 def find_regions(tu: ci.TranslationUnit, files: dict[str, bytes], team_kernels: set[str]) -> list[Region]:
@@ -173,8 +180,9 @@ class _Finder:
         if not is_launch(s) or launched_kernel(s) not in self.team_kernels:
             return False
         kids = list(s.get_children())
+        # The configuration call's children: the `<<<` callee, grid, block, shared bytes, stream.
         config = [a for a in kids[1].get_children()]
-        if len(config) > 3 and not _is_default(config[3]):
+        if len(config) > 4 and not _is_default(config[4]):
             return False  # a stream: its work has its own order
         return all(_only_reads(a) for a in config + kids[2:]) and self.own_lines(s)
 

@@ -40,6 +40,79 @@ def test_a_bad_launch_inside_a_region_is_reported_not_hung(tmp_path):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
+def test_a_launch_on_a_stream_stays_out_of_regions(tmp_path):
+    # Work on a stream has its own order (MocCUDA runs it on the stream's worker): only the two
+    # launches without one share a region.
+    cu = tmp_path / "stream.cu"
+    cu.write_text(
+        "#include <cuda_runtime.h>\n"
+        "__global__ void k(float *x) { x[threadIdx.x] = 1; }\n"
+        "int main()\n"
+        "{\n"
+        "    float *x = 0;\n"
+        "    cudaStream_t stream = 0;\n"
+        "    k<<<4, 128, 0, stream>>>(x);\n"
+        "    k<<<4, 128>>>(x);\n"
+        "    k<<<4, 128, 0, 0>>>(x);\n"
+        "    return 0;\n"
+        "}\n")
+    regions = translate_file(cu).explain["regions"]
+    assert [(r["kind"], r["line"], r["launches"]) for r in regions] == [("fused", 8, 2)]
+
+
+def test_template_kernels_share_regions(tmp_path):
+    # The work-sharing form of a kernel template is a template too, and a launch with explicit
+    # template arguments is renamed before them (axpy__team<float, 2>).  At 3 threads a launch
+    # left in its own form inside the region would run the whole grid three times.
+    cu = tmp_path / "templates.cu"
+    cu.write_text(TEMPLATES)
+    result, run, _ = translate_build_run(cu, tmp_path, threads=3)
+    assert [(r["kind"], r["launches"]) for r in result.explain["regions"]] == [("hoisted", 2)]
+    assert "axpy__team<float, 2>(" in result.source and "halve__team(" in result.source
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+TEMPLATES = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+
+template <typename T, int SCALE>
+__global__ void axpy(T *y, const T *x, T a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] * SCALE + y[i];
+}
+
+template <typename T>
+__global__ void halve(T *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = y[i] / 2;
+}
+
+int main()
+{
+    const int n = 1000;
+    float *x, *y;
+    cudaMallocManaged(&x, n * sizeof(float));
+    cudaMallocManaged(&y, n * sizeof(float));
+    static float expect[n];
+    for (int i = 0; i < n; ++i) { x[i] = i % 7; y[i] = expect[i] = 1; }
+    for (int step = 0; step < 5; ++step) {
+        axpy<float, 2><<<(n + 127) / 128, 128>>>(y, x, 0.25f, n);
+        halve<<<(n + 127) / 128, 128>>>(y, n);
+        for (int i = 0; i < n; ++i) expect[i] = (0.25f * x[i] * 2 + expect[i]) / 2;
+    }
+    cudaDeviceSynchronize();
+    int bad = 0;
+    for (int i = 0; i < n; ++i)
+        if (y[i] != expect[i]) { if (!bad) printf("y[%d] = %g, expected %g\n", i, y[i], expect[i]); ++bad; }
+    printf(bad ? "FAIL\n" : "PASS\n");
+    return bad != 0;
+}
+"""
+
+
 BAD_LAUNCH = r"""
 #include <cstdio>
 #include <cuda_runtime.h>

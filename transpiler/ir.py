@@ -393,6 +393,8 @@ class Kernel(Node):
     body: Stmt
     template: str = ""
     qualifiers: str = ""  # e.g. 'static' or 'extern "C"', kept as written
+    #: The template's parameters passed on as arguments (``<T, N>``, ``<Ts...>``), or "".
+    template_args: str = ""
 
 
 @dataclass(frozen=True)

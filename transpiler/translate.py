@@ -196,6 +196,7 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
                                            ci.SourceLocation.from_offset(unit.tu, file, len(data)))
     tokens = list(unit.tu.get_tokens(extent=extent))
     edits = []
+    renamed = set()
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -208,13 +209,33 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
         config = data[tok.extent.end.offset:tokens[j].extent.start.offset].decode()
         has_args = j + 2 < len(tokens) and tokens[j + 2].spelling != ")"
         text = f"(moccuda::LaunchConfig({config.strip()})" + (", " if has_args else "")
-        start = tok.extent.start.offset
-        if i > 0 and (name, tokens[i - 1].extent.end.offset) in team_launches:
-            start = tokens[i - 1].extent.end.offset
-            text = emit.TEAM_SUFFIX + text
-        edits.append(Edit(start, tokens[j + 1].extent.end.offset, text))
+        name_end = _kernel_name_end(tokens, i)
+        if name_end is not None and (name, name_end) in team_launches:
+            edits.append(Edit(name_end, name_end, emit.TEAM_SUFFIX))
+            renamed.add((name, name_end))
+        edits.append(Edit(tok.extent.start.offset, tokens[j + 1].extent.end.offset, text))
         i = j + 2
+    missed = {launch for launch in team_launches if launch[0] == name} - renamed
+    if missed:
+        # A launch left in its own form inside a shared region would run the whole grid once
+        # per thread of the team: never emit that.
+        raise AssertionError(f"launch-regions: launches at {sorted(missed)} were not renamed")
     return edits
+
+
+def _kernel_name_end(tokens: list, launch: int) -> int | None:
+    """The end offset of the kernel's name in the launch whose ``<<<`` is ``tokens[launch]``,
+    past template arguments written between them (``k<float, 2><<<...``)."""
+    k = launch - 1
+    if k >= 0 and tokens[k].spelling in (">", ">>"):
+        depth = 0
+        while k >= 0:
+            depth += {">": 1, ">>": 2, "<": -1}.get(tokens[k].spelling, 0)
+            if depth <= 0:
+                break
+            k -= 1
+        k -= 1
+    return tokens[k].extent.end.offset if k >= 0 and tokens[k].kind == ci.TokenKind.IDENTIFIER else None
 
 
 #: Launch calls whose kernel argument, cast to ``void *`` as CUDA's C API wants it, is the
@@ -262,7 +283,7 @@ def prototype_text(cursor: ci.Cursor, team: bool = False) -> str:
         if p.kind == K.PARM_DECL:
             params.append(declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
     if team:
-        return emit.kernel_declaration(emit.team_function_name(cursor.spelling), params, "", "static")
+        return emit.kernel_declaration(emit.team_function_name(cursor.spelling), params, template_header(cursor), "static")
     return emit.kernel_declaration(cursor.spelling, params, template_header(cursor), "")
 
 
