@@ -3,8 +3,10 @@
 ``moccuda run [--kernels LIB.so ...] -- ./app args...`` runs a program built with
 ``nvcc -cudart shared`` on the CPU: MocCUDA's ``libcudart.so.13`` (and its ``libcublas.so.13``
 when OpenBLAS is installed) is preloaded and put first on the library path, and the kernels are
-looked up by mangled name in the kernel libraries (``$MOCCUDA_KERNELS``).  A program with CUDA's
-runtime linked in statically (nvcc's default) cannot be served, and is refused with that reason.
+looked up by mangled name in the kernel libraries (``$MOCCUDA_KERNELS``), which
+``cuda2cpu --emit=kernel-library app.cu -o LIB.so`` builds from the program's sources.  A program
+with CUDA's runtime linked in statically (nvcc's default) cannot be served, and is refused with
+that reason.
 
 ``moccuda info`` prints the emulated device and where the libraries are.  The old flags
 (``--include-dir``, ``--lib-dir``, ``--build``, ``--link-flags``) still work.
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             parser = argparse.ArgumentParser(prog="moccuda run",
                                              description="Run a program built with nvcc -cudart shared on the CPU.")
             parser.add_argument("--kernels", action="append", default=[], metavar="LIB.so",
-                                help="a kernel library (moccuda_kernel_<mangled name> functions); repeatable")
+                                help="a kernel library (cuda2cpu --emit=kernel-library app.cu -o LIB.so); repeatable")
             parser.add_argument("command", nargs=argparse.REMAINDER, help="-- ./app args...")
             return _run(parser.parse_args(argv[1:]))
         return _legacy(argv)
