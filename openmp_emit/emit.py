@@ -362,11 +362,15 @@ def team_function_name(kernel_name: str) -> str:
 
 
 def can_run_in_team(kernel: ir.Kernel) -> bool:
-    """The kernel can be a work-sharing loop inside a region opened elsewhere: a plain grid loop
-    (no launch-level code, which every thread would repeat), scheduled blocks or flat, and if a
-    template, one whose parameters can be passed on by name."""
+    """The kernel can be a work-sharing loop inside a region opened elsewhere: a grid loop
+    scheduled blocks or flat, and if a template, one whose parameters can be passed on by name.
+    Launch-level code before the grid loop may only be declarations (what ``parallel-licm``
+    hoists: side-effect-free reads of memory the kernel does not write), which every thread of
+    the team then computes for itself, to the same values."""
     grid = ir.grid_loop(kernel)
-    return (grid is not None and kernel.body is grid and grid.schedule in ("blocks", "flat")
+    launch_level = kernel.body.stmts[:-1] if grid is not None and kernel.body is not grid else ()
+    return (grid is not None and grid.schedule in ("blocks", "flat")
+            and all(isinstance(s, ir.VarDecl) for s in launch_level)
             and (not kernel.template or bool(kernel.template_args)))
 
 

@@ -72,6 +72,70 @@ def test_template_kernels_share_regions(tmp_path):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
+def test_kernels_with_launch_level_code_share_regions(tmp_path):
+    # parallel-licm hoists `float s = sum(in, n)` out of normalize's grid loop (memory the
+    # kernel never writes); in the work-sharing form every thread of the team computes it for
+    # itself before sharing the blocks, so the kernel can still join the time-step loop's region.
+    cu = tmp_path / "normalize.cu"
+    cu.write_text(LAUNCH_LEVEL)
+    result, run, _ = translate_build_run(cu, tmp_path, threads=3)
+    assert [h["to"] for k in result.explain["kernels"] for h in k["hoisted"]] == ["grid"]
+    assert [(r["kind"], r["launches"]) for r in result.explain["regions"]] == [("hoisted", 2)]
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+LAUNCH_LEVEL = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__device__ float sum(const float *v, int n)
+{
+    float s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    return s;
+}
+
+__global__ void normalize(float *__restrict__ out, const float *__restrict__ in, int n)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = sum(in, n);
+    if (tid < n) out[tid] = in[tid] / s;
+}
+
+__global__ void twice(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = 2 * x[i];
+}
+
+int main()
+{
+    const int n = 2000;
+    float *a, *b;
+    cudaMallocManaged(&a, n * sizeof(float));
+    cudaMallocManaged(&b, n * sizeof(float));
+    static float expect[n];
+    for (int i = 0; i < n; ++i) a[i] = expect[i] = 1 + i % 5;
+    for (int step = 0; step < 4; ++step) {
+        normalize<<<(n + 255) / 256, 256>>>(b, a, n);
+        twice<<<(n + 255) / 256, 256>>>(b, n);
+        float *t = a;
+        a = b;
+        b = t;
+        float s = 0;
+        for (int i = 0; i < n; ++i) s += expect[i];
+        for (int i = 0; i < n; ++i) expect[i] = 2 * (expect[i] / s);
+    }
+    cudaDeviceSynchronize();
+    int bad = 0;
+    for (int i = 0; i < n; ++i)
+        if (a[i] != expect[i]) { if (!bad) printf("a[%d] = %g, expected %g\n", i, a[i], expect[i]); ++bad; }
+    printf(bad ? "FAIL\n" : "PASS\n");
+    return bad != 0;
+}
+"""
+
+
 TEMPLATES = r"""
 #include <cstdio>
 #include <cuda_runtime.h>
