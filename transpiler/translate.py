@@ -377,12 +377,17 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     team_launches = {(region.file, launch_regions.callee_end(c)) for region in regions for c in region.launches}
     for cursor, kernel in zip(scan.kernels, program.kernels):
         file, start, end = _extent(cursor)
-        edits.setdefault(file, []).append(Edit(start, end, emit.emit_kernel(kernel, team=kernel.name in team_kernels)))
+        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels)
+        if kernel.name in team_kernels and cursor.lexical_parent.kind == K.LINKAGE_SPEC:
+            # `extern "C"` written before the kernel applies to the first declaration of the text:
+            # the kernel's own, not its static team function.
+            text = prototype_text(cursor) + ";\n" + text
+        edits.setdefault(file, []).append(Edit(start, end, text))
     for cursor in scan.kernel_prototypes:
         file, start, end = _extent(cursor)
         text = prototype_text(cursor)
         if cursor.spelling in team_kernels:
-            text = prototype_text(cursor, team=True) + ";\n" + text
+            text = text + ";\n" + prototype_text(cursor, team=True)  # the kernel's first (as above)
         edits.setdefault(file, []).append(Edit(start, end, text))
     translated = iter(program.device_functions)
     for name, overloads in scan.device_functions.items():
