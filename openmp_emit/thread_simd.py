@@ -52,6 +52,12 @@ class ThreadSimd:
         return map_kernels(program, lambda k: ir.transform(k, mark))
 
 
+def threads_independent(loop: ir.ThreadLoop, ctx: PassContext) -> bool:
+    """Whether the threads of ``loop`` may run in any order, or as SIMD lanes: none of the
+    above (``thread-order`` asks this too)."""
+    return _Judge(ctx).simd_safe(loop)
+
+
 @dataclass
 class _Judge:
     ctx: PassContext

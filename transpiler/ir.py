@@ -333,6 +333,9 @@ class ThreadLoop(Stmt):
     #: thread of the block passes them (``guard-folding``).
     fast_body: Block | None = None
     fast_bounds: tuple["ThreadBound", ...] = ()
+    #: The thread dimensions from the outermost serial loop to the innermost (``thread-order``
+    #: puts the one that indexes memory with unit stride last; any order is a valid schedule).
+    nesting: tuple[str, str, str] = ("z", "y", "x")
 
 
 @dataclass(frozen=True)
