@@ -133,30 +133,31 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     def flat_grid(self, s: ir.GridLoop, block_loops: list[str]) -> None:
         """Blocks x y/z threads x chunks of x threads: one collapsed parallel loop."""
         (loop,) = s.body.stmts
-        tx, ty, tz = self.names.thread
-        chunk, end_x = self.names.chunk, self.names.thread_end[0]
+        index = dict(zip("xyz", self.names.thread))
+        *outer, inner = loop.nesting  # the chunked SIMD dimension is the innermost (thread-order)
+        chunk, end_inner = self.names.chunk, self.names.thread_end["xyz".index(inner)]
         if self.team:
             self.emit("#pragma omp for collapse(6) schedule(static)")
         else:
             self.emit("#pragma omp parallel for collapse(6) schedule(static) firstprivate(gridDim, blockDim)")
         for line in block_loops[:2] + [block_loops[2][:-2]]:
             self.emit(line)
-        self.emit(f"for (unsigned {tz} = 0; {tz} < blockDim.z; ++{tz})")
-        self.emit(f"for (unsigned {ty} = 0; {ty} < blockDim.y; ++{ty})")
-        self.emit(f"for (unsigned {chunk} = 0; {chunk} < blockDim.x; {chunk} += {FLAT_CHUNK}) {{")
+        for d in outer:
+            self.emit(f"for (unsigned {index[d]} = 0; {index[d]} < blockDim.{d}; ++{index[d]})")
+        self.emit(f"for (unsigned {chunk} = 0; {chunk} < blockDim.{inner}; {chunk} += {FLAT_CHUNK}) {{")
         self.indent += 1
         self.block_index(s)
         limits = self.bound_values(loop)
-        for d, index in (("y", ty), ("z", tz)):
+        for d in reversed(outer):
             if d in limits:
-                self.emit(f"if ({index} >= {limits[d]}) continue;")
-        limit = limits.get("x", "blockDim.x")
-        self.emit(f"const unsigned {end_x} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
+                self.emit(f"if ({index[d]} >= {limits[d]}) continue;")
+        limit = limits.get(inner, f"blockDim.{inner}")
+        self.emit(f"const unsigned {end_inner} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
 
         def chunk_loop(version: ir.ThreadLoop) -> None:
             if version.simd:
                 self.emit("#pragma omp simd")
-            self.emit(f"for (unsigned {tx} = {chunk}; {tx} < {end_x}; ++{tx}) {{")
+            self.emit(f"for (unsigned {index[inner]} = {chunk}; {index[inner]} < {end_inner}; ++{index[inner]}) {{")
             self.thread_body(version)
             self.emit("}")
 
@@ -234,7 +235,6 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.emit("}")
 
     def thread_loop(self, s: ir.ThreadLoop) -> None:
-        tx, ty, tz = self.names.thread
         ends = {d: f"blockDim.{d}" for d in "xyz"}
         values = self.bound_values(s)
         if values:
@@ -250,11 +250,13 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                 self.emit("#pragma omp for collapse(3) schedule(static)")
             else:
                 self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner)")
-        self.emit(f"for (unsigned {tz} = 0; {tz} < {ends['z']}; ++{tz})")
-        self.emit(f"for (unsigned {ty} = 0; {ty} < {ends['y']}; ++{ty})")
+        index = dict(zip("xyz", self.names.thread))
+        *outer, inner = s.nesting
+        for d in outer:
+            self.emit(f"for (unsigned {index[d]} = 0; {index[d]} < {ends[d]}; ++{index[d]})")
         if s.simd and self.schedule != "nested":
             self.emit("#pragma omp simd")
-        self.emit(f"for (unsigned {tx} = 0; {tx} < {ends['x']}; ++{tx}) {{")
+        self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
         self.emit("}")
         if values:
