@@ -74,6 +74,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
     schedule: str = "blocks"
     in_inner_region: bool = False  # nested schedule: inside a block's inner parallel region
+    inner_nowait: bool = False  # nested schedule: the inner region's last loop (its end is a barrier)
     team: bool = False  # the grid loop is an orphaned work-sharing loop (see emit_kernel)
 
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
@@ -190,8 +191,10 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.indent += 1
             self.in_inner_region = True
             for loop in stmts[i:j]:
+                # The region's end waits for all threads: the last loop's own barrier is redundant.
+                self.inner_nowait = loop is stmts[j - 1]
                 self.stmt(loop)
-            self.in_inner_region = False
+            self.in_inner_region = self.inner_nowait = False
             self.indent -= 1
             self.emit("}")
             i = j
@@ -247,7 +250,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                     ends[d] = end_name
         if self.schedule == "nested":
             if self.in_inner_region:
-                self.emit("#pragma omp for collapse(3) schedule(static)")
+                self.emit("#pragma omp for collapse(3) schedule(static)" + (" nowait" if self.inner_nowait else ""))
             else:
                 self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner)")
         index = dict(zip("xyz", self.names.thread))

@@ -39,7 +39,7 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
                     v = in[y * width + x];
                     tile[threadIdx.y * (blockDim.x + 1) + threadIdx.x] = v;
                 }
-#pragma omp for collapse(3) schedule(static)
+#pragma omp for collapse(3) schedule(static) nowait
                 for (unsigned tz = 0; tz < blockDim.z; ++tz)
                 for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
                 for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {

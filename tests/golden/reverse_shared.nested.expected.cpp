@@ -38,7 +38,7 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
                 }
                 tile[threadIdx.x] = data[i];
             }
-#pragma omp for collapse(3) schedule(static)
+#pragma omp for collapse(3) schedule(static) nowait
             for (unsigned tz = 0; tz < blockDim.z; ++tz)
             for (unsigned ty = 0; ty < blockDim.y; ++ty)
             for (unsigned tx = 0; tx < blockDim.x; ++tx) {
