@@ -67,10 +67,12 @@ template <unsigned int Size, class ParentT>
 __device__ thread_block_tile<Size> tiled_partition(const ParentT &parent);
 __device__ void sync(const thread_group &group);
 #else
-class thread_group {};
-class thread_block : public thread_group {};
-template <unsigned int Size> class thread_block_tile : public thread_group {};
-class grid_group : public thread_group {};
+/* Variables of these types stay declared in the translation while their uses are gone: they are
+ * meant to appear possibly unused (no -Wunused-but-set-variable). */
+class __attribute__((unused)) thread_group {};
+class __attribute__((unused)) thread_block : public thread_group {};
+template <unsigned int Size> class __attribute__((unused)) thread_block_tile : public thread_group {};
+class __attribute__((unused)) grid_group : public thread_group {};
 
 inline thread_block this_thread_block() { return thread_block(); }
 inline grid_group this_grid() { return grid_group(); }
