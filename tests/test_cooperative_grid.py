@@ -35,6 +35,7 @@ def grid_program(tmp_path_factory):
         "grid_group::sync / cg::sync(grid) / cg::this_grid().sync()", "grid.sync() in a loop and in a __device__ function",
         "grid_group::thread_rank / size / block_rank / num_blocks", "grid_group::is_valid",
         "cudaLaunchCooperativeKernel((void *)kernel, ...)", "cudaLaunchKernelEx with cudaLaunchAttributeCooperative",
+        "extern __shared__ memory in a cooperative kernel",
         note="each block runs on a thread of its own, all at once; grid.sync() is a block barrier, then a "
              "barrier of the blocks")
 @covers("Host API", "cudaLaunchCooperativeKernel (grid larger than the device holds)",

@@ -61,6 +61,20 @@ __global__ void smooth(float *x, float *y, int steps, float *partials, float *to
     }
 }
 
+// Dynamic shared memory in a cooperative kernel: each block's threads (on the block's own thread)
+// reverse their values through it, then read another block's input after grid.sync().
+__global__ void reverse_then_neighbour(const int *in, int *out)
+{
+    extern __shared__ int s[];
+    cg::grid_group grid = cg::this_grid();
+    unsigned long long i = grid.thread_rank();
+    s[threadIdx.x] = in[i];
+    __syncthreads();
+    int v = s[blockDim.x - 1 - threadIdx.x];
+    grid.sync();
+    out[i] = v + in[(i + blockDim.x) % grid.size()];
+}
+
 __global__ void validity(int *out)
 {
     cg::grid_group grid = cg::this_grid();
@@ -119,6 +133,20 @@ int main(int argc, char **argv)
     if (*total != want_total || info[0] != 1 || info[1] != blocks || info[2] != (unsigned long long)n)
         bad++;
     printf("smooth: %s, total %.3f, %d wrong\n", cudaGetErrorName(status), *total, bad);
+
+    int *ints, *reversed;
+    cudaMallocManaged(&ints, 4 * 64 * sizeof(int));
+    cudaMallocManaged(&reversed, 4 * 64 * sizeof(int));
+    for (int i = 0; i < 4 * 64; ++i)
+        ints[i] = (i * 5) % 17;
+    void *rargs[] = {&ints, &reversed};
+    status = cudaLaunchCooperativeKernel(reverse_then_neighbour, dim3(4), dim3(64), rargs, 64 * sizeof(int), 0);
+    cudaDeviceSynchronize();
+    int wrong = status != cudaSuccess;
+    for (int i = 0; i < 4 * 64; ++i)
+        wrong += reversed[i] != ints[i / 64 * 64 + 63 - i % 64] + ints[(i + 64) % (4 * 64)];
+    printf("dynamic shared: %d wrong\n", wrong);
+    bad += wrong;
 
     // A grid that cannot be resident at once is refused, as CUDA refuses it.
     int per_sm = 0, sms = 0;
