@@ -4,13 +4,15 @@ The library is compiled on first use (with ``$CXX``, else ``g++``) into a cache 
 ``$MOCCUDA_CACHE_DIR``, else ``$XDG_CACHE_HOME/cuda2cpu``, else ``~/.cache/cuda2cpu``, in a
 subdirectory named by a hash of the sources, the headers, the flags and the compiler (its path and
 version), so an edit or another compiler gives a fresh build and never a stale one.  Builds happen
-in a temporary directory and are renamed into place, so concurrent builds (parallel test workers,
-parallel make) never see a half-written library: each either finds the finished file or builds its
-own copy and atomically replaces it with identical content.
+in a temporary directory and are renamed into place, so readers never see a half-written library,
+and one at a time per cache directory (a lock file): a concurrent caller (a parallel test worker, a
+parallel make) waits for the build under way and then finds the finished library instead of
+compiling the same sources again.
 """
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import os
@@ -76,7 +78,7 @@ def _sources() -> list[Path]:
 
 def _inputs() -> list[Path]:
     """Every file whose content the library depends on."""
-    return _sources() + [CUBLAS_SOURCE] + sorted(SOURCE_DIR.glob("*.h")) + sorted(INCLUDE_DIR.glob("*.h"))
+    return _sources() + [CUBLAS_SOURCE] + sorted(SOURCE_DIR.glob("*.h")) + sorted(INCLUDE_DIR.rglob("*.h"))
 
 
 def library_dir() -> Path:
@@ -102,9 +104,17 @@ def build(kind: str = "static") -> Path:
     if target.exists():
         return target
     target_dir.mkdir(parents=True, exist_ok=True)
-    if kind == "cublas":
-        return _build_cublas(target)
-    # Both kinds come from the same objects, so one build makes both.
+    with open(target_dir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if the build fails
+        if target.exists():  # built by the caller that held the lock before us
+            return target
+        if kind == "cublas":
+            return _build_cublas(target)
+        return _build_runtime(target_dir, target)
+
+
+def _build_runtime(target_dir: Path, target: Path) -> Path:
+    """Compile the static, shared and cudart libraries (the same objects: one build makes all three)."""
     with tempfile.TemporaryDirectory(dir=target_dir, prefix=".build-") as tmp:
         tmp_path = Path(tmp)
         objects = _compile_all(tmp_path)

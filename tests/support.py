@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from transpiler.options import TranslateOptions
@@ -28,9 +31,50 @@ def moccuda_link_flags() -> list[str]:
     return build.link_flags()
 
 
+#: The first lines of every translation (openmp_emit's translation_unit.cpp.j2), after its comments:
+#: what the precompiled header below stands for.
+TRANSLATION_START = re.compile(r"(?://[^\n]*\n)*#ifndef __CUDACC__\n#define __CUDACC__ 1(?:  //[^\n]*)?\n#endif\n"
+                               r"#include <cuda_runtime\.h>\n")
+PRELUDE = "#ifndef __CUDACC__\n#define __CUDACC__ 1\n#endif\n#include <cuda_runtime.h>\n"
+#: Compiler flags (besides the fixed ones) under which a precompiled prelude can be used: other
+#: flags (dumps, -fopt-info, ...) compile as they are.
+_PCH_FLAG = re.compile(r"-I\S+|-Werror|-std=c\+\+\d+|-O[0-3s]")
+_pch_dir: Path | None = None
+_pch_uses: dict[tuple[str, ...], int] = {}
+_pch_built: dict[tuple[str, ...], Path | None] = {}
+
+
+def _precompiled_prelude(flags: tuple[str, ...]) -> Path | None:
+    """A prelude header whose GCC precompiled header was built with exactly ``flags``, or None.
+
+    MocCUDA's headers are most of what g++ reads for a small translated program; building the
+    tests' programs through one precompiled header per set of flags (per worker process, from the
+    second compile with those flags on) saves about 0.4 s of CPU a compile.  g++ checks that a
+    .gch fits the compile and else reads the header itself, and a prelude whose build printed
+    anything (a warning under these flags) is not used: the test compiles then show it."""
+    global _pch_dir
+    _pch_uses[flags] = _pch_uses.get(flags, 0) + 1
+    if flags in _pch_built or _pch_uses[flags] < 2:
+        return _pch_built.get(flags)
+    if _pch_dir is None:
+        _pch_dir = Path(tempfile.mkdtemp(prefix="cuda2cpu-tests-pch-"))
+        atexit.register(shutil.rmtree, _pch_dir, True)
+    header = _pch_dir / f"prelude{len(_pch_built)}.h"
+    header.write_text(PRELUDE)
+    built = subprocess.run([CXX, *flags, "-x", "c++-header", str(header), "-o", f"{header}.gch"], capture_output=True,
+                           text=True)
+    _pch_built[flags] = header if built.returncode == 0 and not (built.stdout + built.stderr).strip() else None
+    return _pch_built[flags]
+
+
 def compile_cpp(cpp: Path, exe: Path, extra: list[str] | None = None, opt: str = "-O1") -> subprocess.CompletedProcess:
-    cmd = [CXX, "-std=c++17", "-fopenmp", opt, "-Wall", *moccuda_compile_flags(), *(extra or []),
-           str(cpp), "-o", str(exe), *moccuda_link_flags()]
+    flags = ["-std=c++17", "-fopenmp", opt, "-Wall", *moccuda_compile_flags(), *(extra or [])]
+    # A translation starts with the prelude (whose own #include is then a no-op: include guard).
+    if all(_PCH_FLAG.fullmatch(f) for f in [opt, *(extra or [])]) and TRANSLATION_START.match(Path(cpp).read_text()):
+        prelude = _precompiled_prelude(tuple(flags))
+        if prelude is not None:
+            flags += ["-include", str(prelude)]
+    cmd = [CXX, *flags, str(cpp), "-o", str(exe), *moccuda_link_flags()]
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
@@ -40,7 +84,11 @@ def translate_build_run(cu: Path, workdir: Path, options: TranslateOptions | Non
 
     Fails the calling test with the compiler's message when the translated code does not build.
     """
-    result = translate_file(cu, options or TranslateOptions())
+    return build_run(translate_file(cu, options or TranslateOptions()), cu, workdir, args, threads, timeout)
+
+
+def build_run(result, cu: Path, workdir: Path, args: tuple[str, ...] = (), threads: int = 2, timeout: float = 60):
+    """:func:`translate_build_run` for a translation ``result`` of ``cu`` already made."""
     cpp = workdir / (cu.stem + ".cpp")
     cpp.write_text(result.source)
     exe = workdir / cu.stem

@@ -24,18 +24,9 @@ CXX = os.environ.get("CXX", "g++")
 CC = os.environ.get("CC", "gcc")
 
 
-@pytest.fixture(scope="session")
-def moccuda_cache(tmp_path_factory) -> Path:
-    """A private library cache, so these tests build the library from the current sources."""
-    return tmp_path_factory.mktemp("moccuda-cache")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _private_cache(moccuda_cache):
-    # Module-scoped, so that other test modules run in the same worker keep their own cache.
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MOCCUDA_CACHE_DIR", str(moccuda_cache))
-        yield
+# The library comes from the shared cache, as for every other test: its directory is named by a
+# hash of every source and header (moccuda.build.library_dir), so it is always built from the
+# current sources; test_build_is_cached_and_atomic builds it afresh in a cache of its own.
 
 
 def _compile(source: Path, exe: Path) -> Path:
