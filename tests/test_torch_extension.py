@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,11 @@ def fused(build_root):
     """The fused op built by its setup.py, as a user would, in a copy of the example directory."""
     work = build_root / "fused"
     shutil.copytree(EXAMPLES / "torch_fused", work)
-    # CFLAGS=-g0: setuptools compiles with Python's own CFLAGS, whose -g makes g++ write debug
-    # information for all of PyTorch's headers (34 s more CPU); the user's CFLAGS come last.
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), CFLAGS="-g0")
+    # setuptools compiles with Python's own CFLAGS (-DNDEBUG -g -O3 ...), whose -g makes g++ write
+    # debug information for all of PyTorch's headers (34 s more CPU): the same flags and -g0 (an
+    # environment CFLAGS takes the place of Python's, so they are all given).
+    cflags = f"{sysconfig.get_config_var('CFLAGS') or ''} -g0"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), CFLAGS=cflags)
     built = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=work, capture_output=True,
                            text=True, env=env)
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
