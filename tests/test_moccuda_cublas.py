@@ -20,13 +20,6 @@ CXX = os.environ.get("CXX", "g++")
 pytest.importorskip("scipy_openblas32", reason="cuBLAS on the CPU needs OpenBLAS (pip install scipy-openblas32)")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _private_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MOCCUDA_CACHE_DIR", str(tmp_path_factory.mktemp("moccuda-cache")))
-        yield
-
-
 def test_library_stands_in_for_libcublas():
     lib = build.build("cublas")
     dynamic = subprocess.run(["readelf", "-dW", str(lib)], capture_output=True, text=True).stdout

@@ -33,13 +33,6 @@ KINDS_OUTPUT = ["host initializer", "launch cudaSuccess, 0 wrong, launches 5, bi
 pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _private_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MOCCUDA_CACHE_DIR", str(tmp_path_factory.mktemp("moccuda-cache")))
-        yield
-
-
 def _check(cmd: list[str]) -> None:
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     assert done.returncode == 0, f"{' '.join(map(str, cmd))}\n{done.stdout}{done.stderr[-6000:]}"
