@@ -179,25 +179,6 @@ struct And { template <class T> T operator()(T a, T b) const { return a & b; } }
 struct Or { template <class T> T operator()(T a, T b) const { return a | b; } };
 struct Xor { template <class T> T operator()(T a, T b) const { return a ^ b; } };
 
-/* The lanes that take part, combined in lane order. */
-template <class Op, class T>
-inline T reduce(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
-                int width)
-{
-    Place p(flat, width);
-    unsigned lanes = taking_part(stamp, flat, nthreads, mask, width);
-    T acc = own;
-    bool first = true;
-    for (unsigned i = 0; i < p.width; ++i) {
-        if (!((lanes >> i) & 1u))
-            continue;
-        T v = xchg[p.base + p.first + i];
-        acc = first ? v : Op()(acc, v);
-        first = false;
-    }
-    return acc;
-}
-
 /* cg::reduce with any other operator (a functor, a lambda): `op` combines, in lane order. */
 template <class T, class Op>
 inline T reduce_with(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
@@ -215,6 +196,14 @@ inline T reduce_with(const T *xchg, const unsigned *stamp, unsigned flat, unsign
         first = false;
     }
     return acc;
+}
+
+/* The lanes that take part, combined in lane order by a standard operator (Sum, Min, ...). */
+template <class Op, class T>
+inline T reduce(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                int width)
+{
+    return reduce_with(xchg, stamp, flat, nthreads, mask, own, width, Op());
 }
 
 /* __syncthreads_count / _and / _or: over the block's threads that reached it. */
