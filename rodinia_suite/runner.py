@@ -45,6 +45,9 @@ class Result:
     openmp: Timing | None = None
     #: Ablation: disabled pass -> the translated version's timing without it.
     ablation: dict[str, Timing | str] = field(default_factory=dict)
+    #: Ablation: disabled pass -> the whole pipeline's timing taken right before it (side by side:
+    #: a baseline timed once, minutes earlier, carries whatever else the machine did then).
+    ablation_baseline: dict[str, Timing] = field(default_factory=dict)
 
     @property
     def speedup(self) -> float | None:
@@ -155,6 +158,8 @@ def run_benchmark(bench: Benchmark, size: str, threads_list: list[int], repeats:
         try:
             exe = build_translated(bench, work, (p,))
             out = work / f"{bench.name}_no-{p}.out"
+            last.ablation_baseline[p] = time_program(cuda_exe, args, work / f"{bench.name}_cuda.out",
+                                                     last.threads, repeats)
             last.ablation[p] = time_program(exe, args, out, last.threads, repeats)
             mismatch = compare_outputs(bench, out, work / f"{bench.name}_omp.out")
             if mismatch:
@@ -201,14 +206,15 @@ def format_table(results: list[Result]) -> str:
 
 
 def ablation_summary(results: list[Result], passes: list[str]) -> dict[str, float | None]:
-    """Per pass: geomean of (time without the pass / time with it); above 1 means the pass helps."""
+    """Per pass: geomean of (time without the pass / time with it, timed just before); above 1
+    means the pass helps."""
     summary = {}
     for p in passes:
         ratios = []
         for r in results:
-            t = r.ablation.get(p)
-            if isinstance(t, Timing) and r.translated:
-                ratios.append(t.median / r.translated.median)
+            t, base = r.ablation.get(p), r.ablation_baseline.get(p) or r.translated
+            if isinstance(t, Timing) and base:
+                ratios.append(t.median / base.median)
         summary[p] = geomean(ratios)
     return summary
 

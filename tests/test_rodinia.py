@@ -215,6 +215,8 @@ def test_ablation_turns_off_each_optional_pass_and_reports_its_geomean(tmp_path)
     assert result.verified, result.status
     # Each pass off: built, run and verified against the OpenMP output (a mismatch is a string).
     assert {p: type(v) for p, v in result.ablation.items()} == {p: Timing for p in passes}
+    # Each is compared with the whole pipeline timed right before it, not minutes earlier.
+    assert {p: type(v) for p, v in result.ablation_baseline.items()} == {p: Timing for p in passes}
     table = format_ablation([result], passes)
     for p in passes:
         assert f"| {p} | " in table and f"| {p} | - |" not in table
