@@ -111,3 +111,20 @@ def from_macro(cursor: ci.Cursor) -> bool:
     """True when the cursor's first token comes from a macro expansion."""
     start = cursor.extent.start
     return start.file is not None and spelling_offset(start) != start.offset
+
+
+def name_before_template_arguments(tokens: list, after: int, lowest: int = 0) -> int:
+    """The index of the token that names what a template-argument list closing just before
+    ``tokens[after]`` belongs to (``k`` in ``k<float, 2><<<`` or ``k<float>(``), or of the token
+    just before ``tokens[after]`` when no such list closes there; an index below ``lowest`` when
+    the list does not open at or after ``lowest``."""
+    k = after - 1
+    if k >= lowest and tokens[k].spelling in (">", ">>"):
+        depth = 0
+        while k >= lowest:
+            depth += {">": 1, ">>": 2, "<": -1}.get(tokens[k].spelling, 0)
+            if depth <= 0:
+                break
+            k -= 1
+        k -= 1
+    return k

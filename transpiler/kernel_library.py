@@ -352,18 +352,8 @@ def explicit_instantiations(unit: ParsedUnit, kernel_names: set[str], files: lis
             if open_ is None:
                 continue
             name_end = open_
-            if tokens[open_ - 1].spelling in (">", ">>"):
-                depth, j = 0, open_ - 1
-                while j > i:
-                    s = tokens[j].spelling
-                    depth += {">": 1, ">>": 2, "<": -1}.get(s, 0)
-                    if depth == 0:
-                        break
-                    j -= 1
-                ident = j - 1
-            else:
-                ident = open_ - 1
-            if tokens[ident].spelling not in kernel_names:
+            ident = clang_ext.name_before_template_arguments(tokens, open_, lowest=i + 1)
+            if ident <= i or tokens[ident].spelling not in kernel_names:
                 continue  # not one of the file's kernels (a host function template)
             name_start = ident
             while name_start - 2 > i and tokens[name_start - 1].spelling == "::":

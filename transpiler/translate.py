@@ -226,15 +226,7 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
 def _kernel_name_end(tokens: list, launch: int) -> int | None:
     """The end offset of the kernel's name in the launch whose ``<<<`` is ``tokens[launch]``,
     past template arguments written between them (``k<float, 2><<<...``)."""
-    k = launch - 1
-    if k >= 0 and tokens[k].spelling in (">", ">>"):
-        depth = 0
-        while k >= 0:
-            depth += {">": 1, ">>": 2, "<": -1}.get(tokens[k].spelling, 0)
-            if depth <= 0:
-                break
-            k -= 1
-        k -= 1
+    k = clang_ext.name_before_template_arguments(tokens, launch)
     return tokens[k].extent.end.offset if k >= 0 and tokens[k].kind == ci.TokenKind.IDENTIFIER else None
 
 
