@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from pathlib import Path
 
 import pytest
 
