@@ -17,16 +17,16 @@ CORPUS = sorted(p for d in ("barriers", "topbarrier", "openmp") for p in (PROGRA
 
 
 @functools.lru_cache(maxsize=None)
-def _default_translation(cu: Path) -> str:
-    """The default schedule's translation of ``cu``, made once (per worker) for its three tests."""
-    return translate_file(cu).source
+def _default_translation(cu: Path):
+    """The default schedule's translation of ``cu``, made once (per worker) for its tests."""
+    return translate_file(cu)
 
 
 @pytest.mark.parametrize("schedule", ["blocks", "flat", "nested"])
 @pytest.mark.parametrize("cu", CORPUS, ids=[f"{c.parent.name}/{c.stem}" for c in CORPUS])
 def test_every_schedule_passes_the_corpus(cu, schedule, tmp_path):
     result = translate_file(cu, TranslateOptions(schedule=schedule))
-    if result.source == _default_translation(cu):
+    if result.source == _default_translation(cu).source:
         return  # the same program as the default schedule's, which the corpus test runs
     _, run, _ = build_run(result, cu, tmp_path, threads=4)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
@@ -35,8 +35,44 @@ def test_every_schedule_passes_the_corpus(cu, schedule, tmp_path):
 def test_auto_picks_flat_only_without_shared_memory_or_barriers():
     explain = translate_file(PROGRAMS / "openmp" / "simd_mixed.cu").explain
     assert {k["name"]: k["schedule"] for k in explain["kernels"]} == {"mixed": "blocks", "running_sum": "blocks"}
-    explain = translate_file(PROGRAMS / "openmp" / "guards.cu").explain
-    assert {k["schedule"] for k in explain["kernels"]} == {"flat"}
+    explain = _default_translation(PROGRAMS / "openmp" / "guards.cu").explain
+    chosen = {k["name"]: k["schedule"].split(" (")[0] for k in explain["kernels"]}
+    assert chosen.pop("two_d") == "blocks"  # 16x8 blocks: see the next test
+    assert set(chosen.values()) == {"flat"}
+
+
+ROWS = PROGRAMS / "openmp" / "schedule_rows.cu"
+
+
+def _grid_loop_source(source: str, name: str) -> str:
+    """The function holding kernel ``name``'s grid loop: its work-sharing form where the kernel
+    joins launch regions, else the kernel's own function."""
+    head = f"void {name}__team(moccuda::LaunchConfig"
+    start = source.index(head if head in source else f"void {name}(moccuda::LaunchConfig")
+    return source[start:source.index("\n}\n", start)]
+
+
+def test_auto_takes_flat_only_where_its_chunks_are_full():
+    # Flat's chunks never span two rows of the innermost thread dimension: with 16- or 32-thread
+    # rows it would step its collapsed loop once per short row (Rodinia's gaussian and backprop
+    # ran 1.3-1.8x slower than under blocks).  Rows of a constant 64 or more, or 1-D kernels of
+    # unknown block size, stay flat.
+    result = _default_translation(ROWS)
+    chosen = {k["name"]: k["schedule"] for k in result.explain["kernels"]}
+    assert {name: why.split(" (")[0] for name, why in chosen.items()} == {
+        "update_rows": "blocks", "scale": "flat", "offset": "blocks", "wide_rows": "flat", "transpose_add": "blocks"}
+    assert "rows of 16 along y" in chosen["update_rows"]  # thread-order made y, the unit stride, innermost
+    assert "rows of 32 along x" in chosen["offset"]
+    assert "indexed along y too" in chosen["transpose_add"]
+    for name, schedule in chosen.items():
+        collapse = "collapse(6)" if schedule == "flat" else "collapse(3)"
+        assert collapse in _grid_loop_source(result.source, name), name
+
+
+def test_auto_schedule_choices_give_the_host_results(tmp_path):
+    # test_every_schedule_passes_the_corpus runs the forced schedules of the same program.
+    _, run, _ = build_run(_default_translation(ROWS), ROWS, tmp_path)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
 def test_forced_flat_keeps_blocks_where_it_cannot_apply_and_says_so(tmp_path):

@@ -51,18 +51,16 @@ void doubled(moccuda::LaunchConfig launch, float *x)
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;
-#pragma omp parallel for collapse(6) schedule(static) firstprivate(gridDim, blockDim)
+#pragma omp parallel for collapse(3) schedule(static) firstprivate(gridDim, blockDim)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)
-    for (unsigned bx = 0; bx < gridDim.x; ++bx)
-    for (unsigned tz = 0; tz < blockDim.z; ++tz)
-    for (unsigned ty = 0; ty < blockDim.y; ++ty)
-    for (unsigned tx_chunk = 0; tx_chunk < blockDim.x; tx_chunk += 64) {
+    for (unsigned bx = 0; bx < gridDim.x; ++bx) {
         const uint3 blockIdx = {bx, by, bz};
         MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
-        const unsigned tx_end = moccuda::min_unsigned(tx_chunk + 64, blockDim.x);
+        for (unsigned tz = 0; tz < blockDim.z; ++tz)
+        for (unsigned ty = 0; ty < blockDim.y; ++ty)
 #pragma omp simd
-        for (unsigned tx = tx_chunk; tx < tx_end; ++tx) {
+        for (unsigned tx = 0; tx < blockDim.x; ++tx) {
             const uint3 threadIdx = {tx, ty, tz};
             x[threadIdx.x] = twice(x[threadIdx.x]);
         }
