@@ -181,6 +181,25 @@ def test_emit_openmp_writes_compilable_source(tmp_path):
     assert "#pragma omp parallel for" in out.read_text()
 
 
+def test_emit_to_a_pipe_writes_into_it(tmp_path):
+    # -o /dev/null or a named pipe: written in place, not replaced by a file renamed over it
+    # (as root that rename turned /dev/null into a regular file).
+    import os
+    import stat
+    import threading
+
+    pipe = tmp_path / "out.fifo"
+    os.mkfifo(pipe)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()), daemon=True)
+    reader.start()
+    done = cuda2cpu("--emit=openmp", EXAMPLES / "vecadd.cu", "-o", pipe)
+    reader.join(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert received and "#pragma omp parallel for" in received[0]
+
+
 def test_ccbin_selects_the_host_compiler(tmp_path):
     log = tmp_path / "called"
     wrapper = tmp_path / "mycxx"

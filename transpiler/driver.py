@@ -61,6 +61,13 @@ def _execute(cmd: list[str], inv) -> None:
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it).  A path
+    that exists and is not a regular file (``-o /dev/null``, a pipe) is written in place:
+    renaming over it would replace the device or pipe with a file."""
+    if path.exists() and not path.is_file():
+        with open(path, "w") as f:
+            f.write(text)
+        return
     fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
