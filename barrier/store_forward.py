@@ -142,7 +142,8 @@ class StoreForward:
             return kernel
         facts = kernel_facts(kernel, ctx)
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
-        return ir.map_thread_loops(kernel, lambda loop: self.thread_loop(loop, facts, ctx, used))
+        forwarded = ir.map_thread_loops(kernel, lambda loop: self.thread_loop(loop, facts, ctx, used))
+        return forwarded if forwarded is kernel else _without_unused_shared(forwarded)
 
     def thread_loop(self, loop: ir.ThreadLoop, facts: KernelFacts, ctx: PassContext, used: set[str]) -> ir.ThreadLoop:
         stmts = list(loop.body.stmts)
@@ -239,6 +240,18 @@ class StoreForward:
 
 
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
+
+
+def _without_unused_shared(kernel: ir.Kernel) -> ir.Kernel:
+    """Drop the ``__shared__`` arrays that forwarding left without a use (every store to one was
+    forwarded and removed): g++ would warn about them, and a reader would look for their use."""
+    grid = ir.grid_loop(kernel)
+    referenced = {n.sym for n in grid.body.walk() if isinstance(n, ir.Name)}
+    stmts = tuple(s for s in grid.body.stmts
+                  if not (isinstance(s, ir.VarDecl) and s.storage == "shared" and s.sym not in referenced))
+    if len(stmts) == len(grid.body.stmts):
+        return kernel
+    return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
 
 
 def _expand_compound(s: ir.Stmt, target: ir.Expr) -> ir.Stmt:
