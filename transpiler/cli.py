@@ -26,6 +26,8 @@ def _explain_text(explain: dict) -> str:
             lines.append(f"  values kept across the barrier at line {kv['barrier_line']}: {names}")
         for h in k["hoisted"]:
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}: {h['text']}")
+        for p in k.get("prefetched", []):
+            lines.append(f"  next block's reads of {p['pointer']} (line {p['line']}) prefetched")
     for r in explain.get("regions", []):
         lines.append(f"line {r['line']}: one parallel region ({r['kind']}) for {r['launches']} kernel launches")
     for r in explain.get("host_rewrites", []):

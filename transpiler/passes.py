@@ -27,11 +27,13 @@ class KernelReport:
     kept_values: list[dict] = field(default_factory=list)
     lowering: str = "split"
     schedule: str = ""
+    #: Streams whose next-block lines are prefetched (``block-prefetch``): pointer and line.
+    prefetched: list[dict] = field(default_factory=list)
 
     def as_json(self) -> dict:
         return {"name": self.name, "line": self.line, "barriers": self._merged_barriers(),
                 "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering,
-                "schedule": self.schedule}
+                "schedule": self.schedule, "prefetched": self.prefetched}
 
     def _merged_barriers(self) -> list[dict]:
         """One entry per barrier: when several passes speak of the same barrier (the analysis
@@ -155,6 +157,7 @@ PIPELINE_ORDER = (
     "thread-simd",
     "thread-order",
     "schedule",
+    "block-prefetch",
     "launch-regions",
 )
 

@@ -240,6 +240,38 @@ inline bool every_thread_through(First first, Limit limit, unsigned count)
     return index_room(first) && threads_through(first, limit, count) == count;
 }
 
+/* The block the OpenMP thread running `block` takes next under the blocks schedule (static
+ * chunks of the x-fastest order), or one with z == grid.z after the grid's last (block-prefetch). */
+inline uint3 next_block(uint3 block, dim3 grid)
+{
+    if (block.x + 1 < grid.x)
+        return uint3{block.x + 1, block.y, block.z};
+    if (block.y + 1 < grid.y)
+        return uint3{0, block.y + 1, block.z};
+    return uint3{0, 0, block.z + 1};
+}
+
+/* Asks the cache for the lines of base[first..last] (either order), which `threads` threads
+ * read: the next block's part of a stream this block reads (block-prefetch).  A prefetch never
+ * faults and changes no value, so the addresses are integers, not pointers that must stay
+ * inside an object.  A span sparser than a few elements per thread (a column, a gather) or over
+ * 16 KiB is left to the hardware: prefetching it would cost more than it saves. */
+template <class T, class First, class Last>
+inline void prefetch_span(const T *base, First first, Last last, unsigned threads)
+{
+    using Index = typename std::common_type<First, Last>::type;
+    using Wide = typename std::conditional<std::is_signed<Index>::value, long long, unsigned long long>::type;
+    const Wide a = static_cast<Wide>(first), b = static_cast<Wide>(last);
+    const Wide lo = a < b ? a : b, hi = a < b ? b : a;
+    const unsigned long long elements = (unsigned long long)hi - (unsigned long long)lo + 1;  // wraps: no UB
+    if (elements > 16384 / sizeof(T) || elements > 4ull * threads + 64 / sizeof(T))
+        return;
+    const unsigned long long start = (unsigned long long)(const void *)base + (unsigned long long)lo * sizeof(T);
+    const unsigned long long bytes = elements * sizeof(T);
+    for (unsigned long long line = start & ~63ull; line < start + bytes; line += 64)
+        __builtin_prefetch((const void *)line);
+}
+
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner
  * team over the block's threads, together about the OpenMP thread count (OMP_NUM_THREADS).
  * Nested parallelism is enabled while the object lives and restored after. */

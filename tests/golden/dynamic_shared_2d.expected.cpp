@@ -36,6 +36,14 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
                 v = in[y * width + x];
                 tile[threadIdx.y * (blockDim.x + 1) + threadIdx.x] = v;
             }
+            {
+                const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
+                if (next_block.z < gridDim.z) {
+                    for (unsigned prefetch_ty = 0u; prefetch_ty < blockDim.y; ++prefetch_ty) {
+                        moccuda::prefetch_span(in, (next_block.y * blockDim.y + prefetch_ty) * width + next_block.x * blockDim.x, (next_block.y * blockDim.y + prefetch_ty) * width + (next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
+                    }
+                }
+            }
             for (unsigned tz = 0; tz < blockDim.z; ++tz)
             for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
 #pragma omp simd

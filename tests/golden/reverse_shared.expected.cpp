@@ -35,6 +35,12 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
             }
             tile[threadIdx.x] = data[i];
         }
+        {
+            const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
+            if (next_block.z < gridDim.z) {
+                moccuda::prefetch_span(data, (int)(next_block.x * blockDim.x), (int)(next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
+            }
+        }
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
         for (unsigned ty = 0; ty < blockDim.y; ++ty)
 #pragma omp simd

@@ -41,6 +41,12 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
             int warp = threadIdx.x / 32;
             v = in[blockIdx.x * blockDim.x + warp * 32 + lane];
         }
+        {
+            const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
+            if (next_block.z < gridDim.z) {
+                moccuda::prefetch_span(in, next_block.x * blockDim.x + (int)(0u / 32) * 32 + (int)(0u % 32), next_block.x * blockDim.x + (int)((blockDim.x - 1u) / 32) * 32 + (int)((blockDim.x - 1u) % 32), blockDim.x);
+            }
+        }
         for (int offset = 16; offset > 0; offset /= 2) {
             {
                 for (unsigned tz = 0; tz < blockDim.z; ++tz)

@@ -1,0 +1,383 @@
+"""Pass ``block-prefetch``: while a block computes, ask the cache for what the next block reads.
+
+Requires: ``schedule``.  Under the blocks schedule an OpenMP thread runs its blocks one after
+the other, each block a phase of loads followed by work on ``__shared__`` memory (a tree
+reduction, a stencil on a tile).  The loads of the next block only start once that work is
+done, and the hardware prefetcher, which follows address streams, loses them at every block
+boundary.  On this project's 2-core machine the 256-thread tree reduction ran at half the speed
+of an OpenMP reduction; asking for the next block's lines right after this block's loads brings
+it level (docs/PERFORMANCE.md).
+
+A stream is a read ``p[index]`` in a thread loop at the block's top level, where ``p`` is a
+pointer parameter of the kernel and ``index`` is built from the builtin indices, literals,
+unassigned parameters and launch-level values, and unassigned local declarations of the loop
+(replaced by their initializers, cast to their declared type).  It must use ``blockIdx``
+(otherwise every block reads the same lines, already cached).  Evaluating ``index`` for the next
+block must not be undefined where the CUDA program is defined, so either
+
+* every thread of every block evaluates it (a statement of the loop body that runs for every
+  thread, outside ``?:``/``&&``/``||``; the loop has no folded guard), or
+* it cannot overflow: its arithmetic is unsigned, with no division by a variable and shifts by
+  literals only.
+
+After the last thread loop with a stream the block computes its successor
+(``moccuda::next_block``) and, when that block is in the grid, calls
+``moccuda::prefetch_span(p, index at thread 0, index at thread blockDim.x - 1, blockDim.x)``
+for each stream, once per ``threadIdx.y``/``z`` row when ``index`` uses them.  A prefetch changes
+no value and cannot fault; a span that is not dense (a column, a gather) is skipped at run time.
+Other schedules are left alone: ``flat`` has no block body, and under ``nested`` the statement
+would split the inner parallel region.
+
+Before::
+
+    GridLoop [blocks] { float s[256]; ThreadLoop { unsigned i = blockIdx.x * 512 + threadIdx.x;
+                                                   s[threadIdx.x] = in[i] + in[i + 256]; } ... }
+
+After::
+
+    GridLoop [blocks] { float s[256]; ThreadLoop {...}
+                        { const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
+                          if (next_block.z < gridDim.z) {
+                              moccuda::prefetch_span(in, (unsigned)(next_block.x * 512 + 0u),
+                                                     (unsigned)(next_block.x * 512 + (blockDim.x - 1u)), blockDim.x);
+                              ... } }
+                        ... }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from barrier.liveness import assigned_symbols, fresh_name
+from transpiler import ir
+from transpiler.passes import PassContext, map_kernels, register
+
+#: Streams prefetched per kernel at most: each costs a few instructions per block.
+MAX_STREAMS = 8
+_ARITHMETIC = frozenset("+ - * / % << >> & | ^".split())
+_INTEGER_KINDS = {
+    **dict.fromkeys(("unsigned", "unsigned int", "uint32_t", "std::uint32_t"), (False, 32)),
+    **dict.fromkeys(("unsigned long", "unsigned long long", "size_t", "std::size_t", "uint64_t",
+                     "std::uint64_t"), (False, 64)),
+    **dict.fromkeys(("int", "signed", "signed int", "int32_t", "std::int32_t"), (True, 32)),
+    **dict.fromkeys(("long", "long long", "int64_t", "std::int64_t", "ptrdiff_t", "std::ptrdiff_t"), (True, 64)),
+}
+
+
+@register
+@dataclass(frozen=True)
+class BlockPrefetch:
+    name: str = "block-prefetch"
+    required: bool = False
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: _prefetch_kernel(k, ctx))
+
+
+@dataclass(frozen=True)
+class Stream:
+    """``base[index]`` read by the threads of a block; ``index`` in terms of uniform values and
+    the builtin indices only."""
+
+    base: ir.Name
+    index: ir.Expr
+
+
+def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+    grid = ir.grid_loop(kernel)
+    if grid is None or grid.schedule != "blocks":
+        return kernel
+    uniform = _uniform_names(kernel, grid, ctx.symbols)
+    streams: list[Stream] = []
+    after = -1  # the position of the last top-level thread loop with a stream
+    for position, stmt in enumerate(grid.body.stmts):
+        if isinstance(stmt, ir.ThreadLoop):
+            found = [s for s in thread_loop_streams(stmt, uniform, ctx.symbols) if s not in streams]
+            if found:
+                streams.extend(found)
+                after = position
+    streams = streams[:MAX_STREAMS]
+    if not streams:
+        return kernel
+    used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
+    prefetch = _prefetch_statement(streams, used, ctx, grid.loc)
+    stmts = grid.body.stmts[:after + 1] + (prefetch,) + grid.body.stmts[after + 1:]
+    ctx.report(kernel).prefetched = [{"pointer": s.base.name, "line": s.base.loc.line} for s in streams]
+    return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
+
+
+def _uniform_names(kernel: ir.Kernel, grid: ir.GridLoop, symbols: dict[int, ir.Symbol]) -> set[int]:
+    """Parameters and launch-level declarations nothing assigns: the same in every block."""
+    assigned = assigned_symbols(kernel.body)
+    launch_level = set()
+    if isinstance(kernel.body, ir.Block):
+        launch_level = {s.sym for s in kernel.body.stmts if isinstance(s, ir.VarDecl) and s.storage == "auto"}
+    params = {p.sym for p in kernel.params}
+    return {sym for sym in params | launch_level
+            if sym not in assigned and sym in symbols and "&" not in symbols[sym].type}
+
+
+def thread_loop_streams(loop: ir.ThreadLoop, uniform: set[int], symbols: dict[int, ir.Symbol]) -> list[Stream]:
+    """The streams of one thread loop (see the module docstring), in source order."""
+    if loop.skip_exited:
+        return []
+    resolver = _Resolver(loop, uniform, symbols)
+    streams: list[Stream] = []
+    every_thread = not loop.bounds
+    bodies = [loop.body] + ([loop.fast_body] if loop.fast_body is not None else [])
+    for body in bodies:
+        for stmt in body.stmts:
+            always = every_thread and body is loop.body
+            for read, evaluated_by_all in _reads(stmt, always):
+                if not (isinstance(read.base, ir.Name) and _is_pointer_param(read.base, symbols)):
+                    continue
+                index = resolver.resolve(read.index)
+                if index is None or not _uses_block_index(index):
+                    continue
+                if not (evaluated_by_all or _cannot_overflow(index, symbols)):
+                    continue
+                stream = Stream(read.base, index)
+                if stream not in streams:
+                    streams.append(stream)
+            if ir.contains(stmt, ir.Return) or ir.contains(stmt, ir.NextThread) or ir.contains(stmt, ir.Goto):
+                every_thread = False  # later statements do not run for the threads that left
+    return streams
+
+
+def _reads(node: ir.Node, always: bool):
+    """``(index expression, evaluated unconditionally)`` for each element read below ``node``;
+    ``always`` says whether ``node`` itself runs for every thread."""
+    if isinstance(node, ir.Assign):
+        if isinstance(node.target, ir.Index):
+            if node.op != "=":  # a compound assignment reads its target
+                yield node.target, always
+            yield from _reads(node.target.base, always)
+            yield from _reads(node.target.index, always)
+        else:
+            yield from _reads(node.target, always)
+        yield from _reads(node.value, always)
+        return
+    if isinstance(node, ir.Index):
+        yield node, always
+    if isinstance(node, ir.Unary) and node.op == "&" and isinstance(node.operand, ir.Index):
+        yield from _reads(node.operand.index, always)  # an address taken, not a read
+        return
+    if isinstance(node, ir.Conditional):
+        yield from _reads(node.cond, always)
+        yield from _reads(node.then, False)
+        yield from _reads(node.otherwise, False)
+        return
+    if isinstance(node, ir.Binary) and node.op in ("&&", "||"):
+        yield from _reads(node.lhs, always)
+        yield from _reads(node.rhs, False)
+        return
+    conditional_children = isinstance(node, (ir.If, ir.For, ir.While, ir.DoWhile, ir.Switch))
+    for child in node.children():
+        first_evaluated = isinstance(node, ir.If) and child is node.cond
+        yield from _reads(child, always and (first_evaluated or not conditional_children))
+
+
+def _is_pointer_param(name: ir.Name, symbols: dict[int, ir.Symbol]) -> bool:
+    symbol = symbols.get(name.sym)
+    return symbol is not None and symbol.kind == "param" and "*" in symbol.type and "&" not in symbol.type
+
+
+def _uses_block_index(e: ir.Expr) -> bool:
+    return any(isinstance(n, ir.Builtin) and n.var == "blockIdx" for n in e.walk())
+
+
+@dataclass
+class _Resolver:
+    """Rewrites an index so that it names only uniform values and builtin indices: the loop's
+    unassigned local declarations are replaced by their initializers."""
+
+    loop: ir.ThreadLoop
+    uniform: set[int]
+    symbols: dict[int, ir.Symbol]
+
+    def __post_init__(self) -> None:
+        assigned = assigned_symbols(self.loop.body)
+        if self.loop.fast_body is not None:
+            assigned |= assigned_symbols(self.loop.fast_body)
+        kept = {kv.sym for kv in self.loop.kept}
+        self.definitions: dict[int, ir.VarDecl] = {}
+        bodies = (self.loop.body,) + ((self.loop.fast_body,) if self.loop.fast_body is not None else ())
+        for body in bodies:
+            for n in body.walk():
+                if (isinstance(n, ir.VarDecl) and n.storage == "auto" and n.init is not None
+                        and n.sym not in assigned and n.sym not in kept and "&" not in n.type
+                        and "[" not in n.type):
+                    self.definitions[n.sym] = n
+
+    def resolve(self, e: ir.Expr, depth: int = 0) -> ir.Expr | None:
+        if depth > 16:
+            return None
+        if isinstance(e, ir.Literal):
+            return e if _integer_literal(e.text) is not None else None
+        if isinstance(e, ir.Builtin):
+            return e if e.var in ("threadIdx", "blockIdx", "blockDim", "gridDim") else None
+        if isinstance(e, ir.Name):
+            if e.sym in self.uniform:
+                return e
+            decl = self.definitions.get(e.sym)
+            if decl is None:
+                return None
+            init = self.resolve(decl.init, depth + 1)
+            if init is None:
+                return None
+            declared = _integer_kind(decl.type)
+            if declared is not None and declared == _kind(init, self.symbols):
+                return init  # the declaration converts nothing
+            return ir.Cast(_plain_type(decl.type), init, loc=e.loc)
+        if isinstance(e, ir.Binary) and e.op in _ARITHMETIC:
+            lhs, rhs = self.resolve(e.lhs, depth + 1), self.resolve(e.rhs, depth + 1)
+            return None if lhs is None or rhs is None else replace(e, lhs=lhs, rhs=rhs)
+        if isinstance(e, ir.Unary) and e.op in ("+", "-", "~") and not e.postfix:
+            operand = self.resolve(e.operand, depth + 1)
+            return None if operand is None else replace(e, operand=operand)
+        if isinstance(e, ir.Cast) and _integer_kind(e.type) is not None:
+            operand = self.resolve(e.operand, depth + 1)
+            return None if operand is None else replace(e, operand=operand)
+        return None
+
+
+def _plain_type(t: str) -> str:
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "register"))
+
+
+def _integer_kind(t: str) -> tuple[bool, int] | None:
+    """(signed, bits) of an integer type spelling this pass reasons about, else None."""
+    return _INTEGER_KINDS.get(_plain_type(t))
+
+
+def _literal_value(e: ir.Expr) -> int | None:
+    """The value of an integer literal (``12``, ``0x1fu``, ``010``), else None."""
+    if not isinstance(e, ir.Literal):
+        return None
+    body = e.text.rstrip("uUlL")
+    try:
+        return int(body, 8) if len(body) > 1 and body.startswith("0") and body[1:].isdigit() else int(body, 0)
+    except ValueError:
+        return None
+
+
+def _integer_literal(text: str) -> tuple[bool, int] | None:
+    """(signed, bits) of an integer literal's type, else None."""
+    value = _literal_value(ir.Literal(text))
+    if value is None:
+        return None
+    suffix = text[len(text.rstrip("uUlL")):].lower()
+    unsigned = "u" in suffix
+    bits = 64 if "l" in suffix or value >= 2 ** 31 else 32
+    return (not unsigned, bits)
+
+
+def _kind(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> tuple[bool, int] | None:
+    """(signed, bits) of an integer expression's type (C++'s usual arithmetic conversions for
+    the types this pass knows), else None."""
+    if isinstance(e, ir.Literal):
+        return _integer_literal(e.text)
+    if isinstance(e, ir.Builtin):
+        return (False, 32)
+    if isinstance(e, ir.Name):
+        symbol = symbols.get(e.sym)
+        return None if symbol is None else _integer_kind(symbol.type)
+    if isinstance(e, ir.Cast):
+        return _integer_kind(e.type)
+    if isinstance(e, ir.Unary):
+        kind = _kind(e.operand, symbols)
+        return None if kind is None else (kind[0] or kind[1] < 32, max(kind[1], 32))
+    if isinstance(e, ir.Binary):
+        lhs, rhs = _kind(e.lhs, symbols), _kind(e.rhs, symbols)
+        if lhs is None or rhs is None:
+            return None
+        return lhs if e.op in ("<<", ">>") else _usual_conversion(lhs, rhs)
+    return None
+
+
+def _cannot_overflow(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> bool:
+    """Every operation of ``e`` is defined for every value of its operands: unsigned arithmetic,
+    no division or remainder by anything but a non-zero literal, shifts by literals below 32."""
+    for n in e.walk():
+        kind = _kind(n, symbols) if isinstance(n, ir.Expr) else None
+        if kind is None:
+            return False
+        if isinstance(n, ir.Unary) and n.op == "-" and kind[0]:
+            return False
+        if isinstance(n, ir.Binary):
+            if n.op in ("/", "%") and not _nonzero_literal(n.rhs):
+                return False
+            shift = _literal_value(n.rhs)
+            if n.op in ("<<", ">>") and (shift is None or not 0 <= shift < 32):
+                return False
+            if kind[0] and n.op in ("+", "-", "*", "/", "%", "<<"):
+                return False
+    return True
+
+
+def _nonzero_literal(e: ir.Expr) -> bool:
+    value = _literal_value(e)
+    return value is not None and value != 0
+
+
+def _usual_conversion(a: tuple[bool, int], b: tuple[bool, int]) -> tuple[bool, int]:
+    (a_signed, a_bits), (b_signed, b_bits) = a, b
+    if a_bits == b_bits:
+        return (a_signed and b_signed, a_bits)
+    wide_signed, wide_bits = a if a_bits > b_bits else b
+    return (wide_signed, wide_bits)  # a 64-bit type holds every 32-bit value
+
+
+def _prefetch_statement(streams: list[Stream], used: set[str], ctx: PassContext, loc) -> ir.Stmt:
+    next_name = fresh_name("next_block", used)
+    next_sym = ctx.fresh_sym(next_name, "const uint3", "local", loc)
+    next_block = ir.Name(next_name, next_sym, loc=loc)
+    decl = ir.VarDecl(next_sym, next_name, "const uint3",
+                      ir.Call("moccuda::next_block", (ir.BuiltinVector("blockIdx", loc=loc),
+                                                       ir.BuiltinVector("gridDim", loc=loc)), loc=loc), loc=loc)
+    calls: list[ir.Stmt] = []
+    row_names = {d: fresh_name(f"prefetch_t{d}", used) for d in ("y", "z")}
+    for stream in streams:
+        calls.append(_prefetch_rows(stream, next_block, row_names, ctx, loc))
+    inside = ir.Binary("<", ir.Member(next_block, "z", loc=loc), ir.Builtin("gridDim", "z", loc=loc), loc=loc)
+    return ir.Block((decl, ir.If(inside, ir.Block(tuple(calls), loc=loc), loc=loc)), loc=loc)
+
+
+def _drop_added_zero(n: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
+    """``x + 0u`` is ``x`` when ``x`` is unsigned int (``threadIdx.x`` at thread 0)."""
+    if isinstance(n, ir.Binary) and n.op == "+" and isinstance(n.rhs, ir.Literal) and n.rhs.text == "0u" \
+            and _kind(n.lhs, symbols) == (False, 32):
+        return n.lhs
+    return n
+
+
+def _prefetch_rows(stream: Stream, next_block: ir.Name, row_names: dict[str, str], ctx: PassContext,
+                   loc) -> ir.Stmt:
+    """The prefetch of one stream: a call per row of threads the index depends on."""
+    symbols = ctx.symbols
+    rows = [d for d in ("z", "y") if any(isinstance(n, ir.Builtin) and n.var == "threadIdx" and n.dim == d
+                                         for n in stream.index.walk())]
+    counters = {d: ir.Name(row_names[d], ctx.fresh_sym(row_names[d], "unsigned", "local", loc), loc=loc)
+                for d in rows}
+
+    def at(x_value: ir.Expr) -> ir.Expr:
+        def thread(n: ir.Node) -> ir.Node:
+            if isinstance(n, ir.Builtin) and n.var == "threadIdx":
+                return x_value if n.dim == "x" else counters.get(n.dim, ir.Literal("0u", loc=n.loc))
+            return _drop_added_zero(n, symbols)
+
+        def block(n: ir.Node) -> ir.Node:
+            if isinstance(n, ir.Builtin) and n.var == "blockIdx":
+                return ir.Member(next_block, n.dim, loc=n.loc)
+            return n
+        return ir.transform(ir.transform(stream.index, thread), block)
+
+    last_x = ir.Binary("-", ir.Builtin("blockDim", "x", loc=loc), ir.Literal("1u", loc=loc), loc=loc)
+    call: ir.Stmt = ir.ExprStmt(ir.Call("moccuda::prefetch_span", (
+        stream.base, at(ir.Literal("0u", loc=loc)), at(last_x), ir.Builtin("blockDim", "x", loc=loc)), loc=loc), loc=loc)
+    for d in reversed(rows):  # innermost first: y inside z
+        counter = counters[d]
+        call = ir.For(ir.VarDecl(counter.sym, counter.name, "unsigned", ir.Literal("0u", loc=loc), loc=loc),
+                      ir.Binary("<", counter, ir.Builtin("blockDim", d, loc=loc), loc=loc),
+                      ir.Unary("++", counter, loc=loc), ir.Block((call,), loc=loc), loc=loc)
+    return call
