@@ -30,8 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--only", help="comma-separated benchmark names")
     run.add_argument("--repeats", type=int, default=5, help="runs per program (default 5)")
     run.add_argument("--json", help="write the results to this JSON file")
-    run.add_argument("--ablation", action="store_true",
-                     help="also rerun the translated version with each optional pass disabled")
+    run.add_argument("--ablation", nargs="?", const="all", metavar="PASSES",
+                     help="also rerun the translated version with each optional pass disabled "
+                          "(--ablation=P1,P2: only those passes)")
     plot = sub.add_parser("plot", help="draw PNG charts from a JSON file written by run")
     plot.add_argument("json_file")
     plot.add_argument("--out-dir", default=".", help="where to write the PNG files (default: .)")
@@ -58,8 +59,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: unknown benchmark '{unknown[0]}' (known: {', '.join(BY_NAME)})", file=sys.stderr)
             return 2
         benchmarks = [BY_NAME[n] for n in names]
+    ablation: list[str] = []
+    if args.ablation:
+        from rodinia_suite.runner import optional_passes
+
+        known = optional_passes()
+        ablation = known if args.ablation == "all" else [p.strip() for p in args.ablation.split(",") if p.strip()]
+        unknown = [p for p in ablation if p not in known]
+        if unknown:
+            print(f"error: '{unknown[0]}' is not an optional pass (optional: {', '.join(known)})", file=sys.stderr)
+            return 2
     command = "python -m rodinia_suite " + " ".join(argv if argv is not None else sys.argv[1:])
-    run_suite(benchmarks, args.size, args.threads, args.repeats, args.ablation, args.json, command)
+    run_suite(benchmarks, args.size, args.threads, args.repeats, ablation, args.json, command)
     return 0
 
 

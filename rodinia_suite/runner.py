@@ -245,9 +245,10 @@ def to_json(results: list[Result], size: str, threads: list[int], passes: list[s
     }
 
 
-def run_suite(benchmarks: list[Benchmark], size: str, threads: list[int], repeats: int, ablation: bool,
+def run_suite(benchmarks: list[Benchmark], size: str, threads: list[int], repeats: int, ablation: list[str],
               json_path: str | None, command: str, log=print) -> dict:
-    passes = optional_passes() if ablation else []
+    """``ablation``: the optional passes to rerun each benchmark without (none: no ablation)."""
+    passes = list(ablation)
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="rodinia_") as tmp:
         for bench in benchmarks:

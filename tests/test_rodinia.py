@@ -44,7 +44,7 @@ def test_compare_outputs_integers_exact_floats_within_tolerance(tmp_path):
 def test_runner_table_and_json(tmp_path):
     lines = []
     out = tmp_path / "out.json"
-    data = run_suite([BY_NAME["nn"], BY_NAME["bfs"]], "test", [1], 1, False, str(out), "test",
+    data = run_suite([BY_NAME["nn"], BY_NAME["bfs"]], "test", [1], 1, [], str(out), "test",
                      log=lambda *a, **k: lines.append(" ".join(map(str, a))))
     text = "\n".join(lines)
     assert "| benchmark | threads | verified | barriers |" in text
