@@ -344,26 +344,37 @@ def _prefetch_statement(streams: list[Stream], used: set[str], ctx: PassContext,
 
 
 def _drop_added_zero(n: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
-    """``x + 0u`` is ``x`` when ``x`` is unsigned int (``threadIdx.x`` at thread 0)."""
-    if isinstance(n, ir.Binary) and n.op == "+" and isinstance(n.rhs, ir.Literal) and n.rhs.text == "0u" \
-            and _kind(n.lhs, symbols) == (False, 32):
-        return n.lhs
+    """Folds what substituting thread 0 leaves: ``(int)0u`` is ``0``, and ``x + 0u`` (``x + 0``)
+    is ``x`` when that keeps the type."""
+    if isinstance(n, ir.Cast) and isinstance(n.operand, ir.Literal) and n.operand.text == "0u":
+        kind = _integer_kind(n.type)
+        if kind in ((True, 32), (False, 32)):
+            return ir.Literal("0" if kind[0] else "0u", loc=n.loc)
+    if isinstance(n, ir.Binary) and n.op == "+" and isinstance(n.rhs, ir.Literal) and n.rhs.text in ("0", "0u"):
+        kind = _kind(n.lhs, symbols)
+        if kind is not None and _usual_conversion(kind, _integer_literal(n.rhs.text)) == kind:
+            return n.lhs
     return n
 
 
 def _prefetch_rows(stream: Stream, next_block: ir.Name, row_names: dict[str, str], ctx: PassContext,
                    loc) -> ir.Stmt:
-    """The prefetch of one stream: a call per row of threads the index depends on."""
+    """The prefetch of one stream: one call over the block's span; when the index also depends
+    on ``threadIdx.y``/``z`` and that span is not dense (rows of a wide matrix), a call per row."""
     symbols = ctx.symbols
     rows = [d for d in ("z", "y") if any(isinstance(n, ir.Builtin) and n.var == "threadIdx" and n.dim == d
                                          for n in stream.index.walk())]
     counters = {d: ir.Name(row_names[d], ctx.fresh_sym(row_names[d], "unsigned", "local", loc), loc=loc)
                 for d in rows}
+    zero = ir.Literal("0u", loc=loc)
 
-    def at(x_value: ir.Expr) -> ir.Expr:
+    def last(d: str) -> ir.Expr:
+        return ir.Binary("-", ir.Builtin("blockDim", d, loc=loc), ir.Literal("1u", loc=loc), loc=loc)
+
+    def at(thread_index: dict[str, ir.Expr]) -> ir.Expr:
         def thread(n: ir.Node) -> ir.Node:
             if isinstance(n, ir.Builtin) and n.var == "threadIdx":
-                return x_value if n.dim == "x" else counters.get(n.dim, ir.Literal("0u", loc=n.loc))
+                return thread_index.get(n.dim, zero)
             return _drop_added_zero(n, symbols)
 
         def block(n: ir.Node) -> ir.Node:
@@ -372,12 +383,18 @@ def _prefetch_rows(stream: Stream, next_block: ir.Name, row_names: dict[str, str
             return n
         return ir.transform(ir.transform(stream.index, thread), block)
 
-    last_x = ir.Binary("-", ir.Builtin("blockDim", "x", loc=loc), ir.Literal("1u", loc=loc), loc=loc)
-    call: ir.Stmt = ir.ExprStmt(ir.Call("moccuda::prefetch_span", (
-        stream.base, at(ir.Literal("0u", loc=loc)), at(last_x), ir.Builtin("blockDim", "x", loc=loc)), loc=loc), loc=loc)
+    def span(first: dict[str, ir.Expr], final: dict[str, ir.Expr], threads: ir.Expr) -> ir.Call:
+        return ir.Call("moccuda::prefetch_span", (stream.base, at(first), at(final), threads), loc=loc)
+
+    x_threads = ir.Builtin("blockDim", "x", loc=loc)
+    if not rows:
+        return ir.ExprStmt(span({}, {"x": last("x")}, x_threads), loc=loc)
+    per_row: ir.Stmt = ir.ExprStmt(span(dict(counters), {"x": last("x"), **counters}, x_threads), loc=loc)
     for d in reversed(rows):  # innermost first: y inside z
         counter = counters[d]
-        call = ir.For(ir.VarDecl(counter.sym, counter.name, "unsigned", ir.Literal("0u", loc=loc), loc=loc),
-                      ir.Binary("<", counter, ir.Builtin("blockDim", d, loc=loc), loc=loc),
-                      ir.Unary("++", counter, loc=loc), ir.Block((call,), loc=loc), loc=loc)
-    return call
+        per_row = ir.For(ir.VarDecl(counter.sym, counter.name, "unsigned", zero, loc=loc),
+                         ir.Binary("<", counter, ir.Builtin("blockDim", d, loc=loc), loc=loc),
+                         ir.Unary("++", counter, loc=loc), ir.Block((per_row,), loc=loc), loc=loc)
+    block_threads = ir.block_thread_count(loc)
+    whole = span({}, {"x": last("x"), **{d: last(d) for d in rows}}, block_threads)
+    return ir.If(ir.Unary("!", whole, loc=loc), ir.Block((per_row,), loc=loc), loc=loc)

@@ -255,9 +255,9 @@ inline uint3 next_block(uint3 block, dim3 grid)
  * read: the next block's part of a stream this block reads (block-prefetch).  A prefetch never
  * faults and changes no value, so the addresses are integers, not pointers that must stay
  * inside an object.  A span sparser than a few elements per thread (a column, a gather) or over
- * 16 KiB is left to the hardware: prefetching it would cost more than it saves. */
+ * 16 KiB is left alone (false): prefetching it would cost more than it saves. */
 template <class T, class First, class Last>
-inline void prefetch_span(const T *base, First first, Last last, unsigned threads)
+inline bool prefetch_span(const T *base, First first, Last last, unsigned threads)
 {
     using Index = typename std::common_type<First, Last>::type;
     using Wide = typename std::conditional<std::is_signed<Index>::value, long long, unsigned long long>::type;
@@ -265,11 +265,12 @@ inline void prefetch_span(const T *base, First first, Last last, unsigned thread
     const Wide lo = a < b ? a : b, hi = a < b ? b : a;
     const unsigned long long elements = (unsigned long long)hi - (unsigned long long)lo + 1;  // wraps: no UB
     if (elements > 16384 / sizeof(T) || elements > 4ull * threads + 64 / sizeof(T))
-        return;
+        return false;
     const unsigned long long start = (unsigned long long)(const void *)base + (unsigned long long)lo * sizeof(T);
     const unsigned long long bytes = elements * sizeof(T);
     for (unsigned long long line = start & ~63ull; line < start + bytes; line += 64)
         __builtin_prefetch((const void *)line);
+    return true;
 }
 
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner

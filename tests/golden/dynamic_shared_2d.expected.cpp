@@ -39,8 +39,10 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
             {
                 const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
                 if (next_block.z < gridDim.z) {
-                    for (unsigned prefetch_ty = 0u; prefetch_ty < blockDim.y; ++prefetch_ty) {
-                        moccuda::prefetch_span(in, (next_block.y * blockDim.y + prefetch_ty) * width + next_block.x * blockDim.x, (next_block.y * blockDim.y + prefetch_ty) * width + (next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
+                    if (!moccuda::prefetch_span(in, next_block.y * blockDim.y * width + next_block.x * blockDim.x, (next_block.y * blockDim.y + (blockDim.y - 1u)) * width + (next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x * blockDim.y * blockDim.z)) {
+                        for (unsigned prefetch_ty = 0u; prefetch_ty < blockDim.y; ++prefetch_ty) {
+                            moccuda::prefetch_span(in, (next_block.y * blockDim.y + prefetch_ty) * width + next_block.x * blockDim.x, (next_block.y * blockDim.y + prefetch_ty) * width + (next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
+                        }
                     }
                 }
             }
