@@ -87,7 +87,7 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     grid = ir.grid_loop(kernel)
     if grid is None or grid.schedule != "blocks":
         return kernel
-    uniform = _uniform_names(kernel, grid, ctx.symbols)
+    uniform = _uniform_names(kernel, ctx.symbols)
     streams: list[Stream] = []
     after = -1  # the position of the last top-level thread loop with a stream
     for position, stmt in enumerate(grid.body.stmts):
@@ -106,7 +106,7 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
 
 
-def _uniform_names(kernel: ir.Kernel, grid: ir.GridLoop, symbols: dict[int, ir.Symbol]) -> set[int]:
+def _uniform_names(kernel: ir.Kernel, symbols: dict[int, ir.Symbol]) -> set[int]:
     """Parameters and launch-level declarations nothing assigns: the same in every block."""
     assigned = assigned_symbols(kernel.body)
     launch_level = set()
@@ -129,7 +129,8 @@ def thread_loop_streams(loop: ir.ThreadLoop, uniform: set[int], symbols: dict[in
         for stmt in body.stmts:
             always = every_thread and body is loop.body
             for read, evaluated_by_all in _reads(stmt, always):
-                if not (isinstance(read.base, ir.Name) and _is_pointer_param(read.base, symbols)):
+                if not (isinstance(read.base, ir.Name) and read.base.sym in uniform
+                        and _is_pointer_param(read.base, symbols)):
                     continue
                 index = resolver.resolve(read.index)
                 if index is None or not _uses_block_index(index):
