@@ -23,7 +23,9 @@ block must not be undefined where the CUDA program is defined, so either
 After the last thread loop with a stream the block computes its successor
 (``moccuda::next_block``) and, when that block is in the grid, calls
 ``moccuda::prefetch_span(p, index at thread 0, index at thread blockDim.x - 1, blockDim.x)``
-for each stream, once per ``threadIdx.y``/``z`` row when ``index`` uses them.  A prefetch changes
+for each stream.  When ``index`` uses ``threadIdx.y``/``z`` the call covers the whole block
+(index at the last thread of every dimension), and where that span is not dense (rows of a wide
+matrix) a call per row follows instead.  A prefetch changes
 no value and cannot fault; a span that is not dense (a column, a gather) is skipped at run time.
 Other schedules are left alone: ``flat`` has no block body, and under ``nested`` the statement
 would split the inner parallel region.
