@@ -38,7 +38,7 @@ def _sample(opt, tmp_path) -> str:
     return SAMPLE_VALUES.get(opt.action, "v")
 
 
-@pytest.mark.parametrize("opt,name", _spellings())
+@pytest.mark.parametrize("opt,name", list(_spellings()))
 def test_every_option_in_the_table_parses_and_takes_effect(opt, name, tmp_path):
     baseline = parse_args(["a.cu"])
     forms = [[name]]

@@ -21,7 +21,7 @@ def _params():
         yield pytest.param(b, id=b.name, marks=marks)
 
 
-@pytest.mark.parametrize("bench", _params())
+@pytest.mark.parametrize("bench", list(_params()))
 def test_translated_equals_openmp(bench, tmp_path):
     (result,) = run_benchmark(bench, "test", [2], 1, tmp_path, [])
     assert result.verified, result.status
