@@ -160,6 +160,8 @@ def _reads(node: ir.Node, always: bool):
             yield from _reads(node.target, always)
         yield from _reads(node.value, always)
         return
+    if isinstance(node, ir.SizeOf):
+        return  # its operand is not evaluated
     if isinstance(node, ir.Index):
         yield node, always
     if isinstance(node, ir.Unary) and node.op == "&" and isinstance(node.operand, ir.Index):
