@@ -162,7 +162,8 @@ OPTIONS: tuple[Opt, ...] = (
             "(-o LIB; default libNAME_kernels.so)"),
     _o("--explain", action="store", dest="explain", metavar="FMT", optional_value=True, const="text",
        choices=("text", "json"), section="own",
-       help="report what happened to each kernel's barriers: text on stderr (default), "
+       help="report what the passes did to each kernel (barriers, kept values, hoisted code, "
+            "schedule, prefetched streams) and the launch regions: text on stderr (default), "
             "--explain=json: one JSON object on stdout"),
     _o("--pipeline", action="store", dest="pipeline", metavar="P1,P2", section="own",
        help="run these passes instead of the default pipeline"),
