@@ -149,6 +149,9 @@ class BarrierSplit:
         chosen = choose_kept(values, sources, operands, live_values) if ctx.min_cut else set(live_values)
         kept = chosen | (crossing - set(values))
         recomputed = {sym for sym in crossing if sym not in kept}
+        # Declarations whose initializers have no effect: dead ones may go (an operand of a
+        # recomputed value is dead where it was declared once that value is recomputed later).
+        pure_values = set(values) - sources
 
         storage: dict[int, ir.KeptVar] = {}
         storage_decls: list[ir.Stmt] = []
@@ -192,7 +195,7 @@ class BarrierSplit:
             needed = _needed_recomputations(uses[j], recomputed, kept, operands, declared_in, j)
             prologue = tuple(decls[s] for s in sorted(
                 needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
-            body = replace(body, stmts=_without_unused(prologue + body.stmts, recomputed))
+            body = replace(body, stmts=_without_unused(prologue + body.stmts, recomputed | pure_values))
             touched_syms = used_symbols(body) | {s for s in storage if declared_in[s] == j}
             touched = tuple(storage[s] for s in storage if s in touched_syms)
             _check_distinct_names(touched)
@@ -258,9 +261,9 @@ def _check_distinct_names(kept: tuple[ir.KeptVar, ...]) -> None:
 
 
 def _without_unused(stmts: tuple[ir.Stmt, ...], recomputed: set[int]) -> tuple[ir.Stmt, ...]:
-    """Drops declarations of recomputed values that this thread loop does not use (a value used
-    only after the barrier is recomputed there: its first declaration would be dead, and -Wall
-    says so in the user's build)."""
+    """Drops declarations of ``recomputed`` (effect-free) values that this thread loop does not
+    use (a value used only after the barrier is recomputed there: its first declaration would be
+    dead, and -Wall says so in the user's build)."""
     while True:
         used = set().union(*(used_symbols(s) for s in stmts)) if stmts else set()
         dead = [s for s in stmts if isinstance(s, ir.VarDecl) and s.sym in recomputed and s.sym not in used]

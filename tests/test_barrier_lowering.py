@@ -188,3 +188,21 @@ def test_without_min_cut_every_crossing_value_is_kept(tmp_path):
     assert run.stdout.strip() == "PASS", run.stdout + run.stderr
     (entry,) = result.explain["kernels"][0]["kept_values"]
     assert sorted(entry["names"]) == ["a", "b", "c", "t"] and entry["recomputed"] == []
+
+
+@pytest.mark.parametrize("bench", ["pathfinder", "hotspot"])
+def test_recomputed_values_leave_no_dead_declarations(bench, tmp_path):
+    # Both kernels clamp neighbour indices with values computed from the block's position; those
+    # values cross the step loop's barriers and are recomputed there, which left their first
+    # declarations dead (g++ -Wall: unused variable).
+    import subprocess
+
+    from support import CXX, ROOT, moccuda_compile_flags
+
+    common = ROOT / "rodinia_suite" / "common"
+    result = translate_file(ROOT / "rodinia_suite" / bench / f"{bench}.cu", TranslateOptions(include_dirs=(str(common),)))
+    cpp = tmp_path / f"{bench}.cpp"
+    cpp.write_text(result.source)
+    checked = subprocess.run([CXX, "-std=c++17", "-fopenmp", "-fsyntax-only", "-Wall", "-Werror", *moccuda_compile_flags(),
+                              f"-I{common}", str(cpp)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr[-3000:]
