@@ -196,7 +196,9 @@ class BarrierSplit:
             prologue = tuple(decls[s] for s in sorted(
                 needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
             body = replace(body, stmts=_without_unused(prologue + body.stmts, recomputed | pure_values))
-            touched_syms = used_symbols(body) | {s for s in storage if declared_in[s] == j}
+            # Only what the body names: the loop that declared a value without initializer and
+            # does not use it needs no binding (-Wall: unused variable).
+            touched_syms = used_symbols(body)
             touched = tuple(storage[s] for s in storage if s in touched_syms)
             _check_distinct_names(touched)
             return replace(node, body=body, kept=node.kept + touched, exit_flag=exit_flag,
