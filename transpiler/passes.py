@@ -150,6 +150,7 @@ PIPELINE_ORDER = (
     "store-forward",
     "parallel-licm",
     "grid-sync",
+    "loop-interchange",
     "barrier-interchange",
     "min-cut",
     "barrier-split",

@@ -1,0 +1,288 @@
+"""Pass ``loop-interchange``: move a serial per-thread loop out of the thread loop, so that the
+block's threads run innermost (unit stride) and the loop outermost.
+
+A CUDA thread that walks a column (hotspot3D: one thread per (x, y), a ``for`` over z with
+running indices ``c += plane``) becomes, once threads are serialized, a thread loop around a
+z loop: consecutive iterations of the innermost loop stride by a whole plane.  CUDA orders nothing
+between the threads of a block without a barrier, so running every thread's iteration z before
+any thread's z + 1 is one of the schedules the program already allows, provided the threads are
+independent (no atomics, warp operations, ``volatile``, calls of unknown effect: the judge of
+``thread-simd``) and all threads run the same iterations (the loop's header is block-uniform,
+no ``break``/``return``/``goto`` leaves it).
+
+Running indices are rewritten in closed form first, else they would come back from per-thread
+kept arrays on every iteration: ``c += plane`` at the end of the body makes ``c`` read as
+``c + (z - z0) * plane`` inside the body (``c`` itself is then never assigned in the loop, so
+``barrier-split`` may recompute it from ``threadIdx``).  Values the loop really carries
+(``below = here``) stay per thread: ``barrier-split`` keeps them in per-thread arrays.
+
+Profitable only when it changes strides: some running index is used as a subscript and starts
+at a value with unit coefficient on ``threadIdx.x`` (``effects.KernelFacts.affine``).
+
+Before::
+
+    ThreadLoop {
+        int c = j * nx + i;
+        float here = tin[c];
+        for (int z = 0; z < nz; ++z) {
+            tout[c] = here + tin[c];
+            here = tin[c];
+            c += plane;
+        }
+    }
+
+After (``barrier-split`` then keeps ``here`` per thread)::
+
+    ThreadLoop { int c = j * nx + i; float here = tin[c]; }
+    for (int z = 0; z < nz; ++z) {
+        ThreadLoop {
+            tout[c + z * plane] = here + tin[c + z * plane];
+            here = tin[c + z * plane];
+        }
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from barrier.effects import kernel_facts
+from barrier.liveness import assigned_symbols, assigned_variable
+from openmp_emit.thread_simd import threads_independent
+from transpiler import ir
+from transpiler.passes import PassContext, map_kernels, register
+
+INTEGER_TYPES = ("int", "unsigned", "unsigned int", "long", "long long", "unsigned long", "unsigned long long",
+                 "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "ptrdiff_t")
+
+
+@dataclass(frozen=True)
+class Induction:
+    """A running index ``sym += step`` (``-=`` with ``sign`` -1) once per iteration."""
+
+    sym: int
+    name: str
+    step: ir.Expr
+    sign: int
+
+
+def _counter(loop: ir.For, facts) -> tuple[int, str, ir.Expr] | None:
+    """``for (int z = a; z < b; ++z)`` with uniform ``a``, ``b``: (z, its name, a)."""
+    init = loop.init
+    if not (isinstance(init, ir.VarDecl) and init.storage == "auto" and init.init is not None
+            and init.type.strip() in INTEGER_TYPES and facts.is_uniform(init.init)):
+        return None
+    z = init.sym
+    cond = loop.cond
+    if not (isinstance(cond, ir.Binary) and cond.op in ("<", "<=", "!=") and isinstance(cond.lhs, ir.Name)
+            and cond.lhs.sym == z and facts.is_uniform(cond.rhs)):
+        return None
+    step = loop.step
+    unit = (isinstance(step, ir.Unary) and step.op == "++" and isinstance(step.operand, ir.Name)
+            and step.operand.sym == z) or (isinstance(step, ir.Assign) and step.op == "+="
+                                           and isinstance(step.target, ir.Name) and step.target.sym == z
+                                           and isinstance(step.value, ir.Literal) and step.value.text == "1")
+    if not unit or z in assigned_symbols(loop.body):
+        return None
+    return z, init.name, init.init
+
+
+def _increment(s: ir.Stmt, facts, body_assigned: set[int]) -> Induction | None:
+    """``v += e`` / ``v -= e`` / ``++v`` / ``v++`` / ``--v`` with ``e`` the same every iteration."""
+    if not isinstance(s, ir.ExprStmt):
+        return None
+    e = s.expr
+    if isinstance(e, ir.Unary) and e.op in ("++", "--") and isinstance(e.operand, ir.Name):
+        return Induction(e.operand.sym, e.operand.name, ir.Literal("1", loc=e.loc), 1 if e.op == "++" else -1)
+    if isinstance(e, ir.Assign) and e.op in ("+=", "-=") and isinstance(e.target, ir.Name):
+        names = {n.sym for n in e.value.walk() if isinstance(n, ir.Name)}
+        if names & body_assigned or not facts.is_uniform(e.value):
+            return None
+        return Induction(e.target.sym, e.target.name, e.value, 1 if e.op == "+=" else -1)
+    return None
+
+
+def _same_type_step(step: ir.Expr, type_: str, facts) -> bool:
+    """The step computes in ``type_`` (names of that type, plain int literals): ``v + k * step``
+    then wraps exactly as ``k`` times ``v += step`` would (a wider step would not be narrowed)."""
+    for n in step.walk():
+        if isinstance(n, ir.Name):
+            symbol = facts.symbols.get(n.sym)
+            if symbol is None or symbol.type.replace("const", "").strip() != type_:
+                return False
+        elif isinstance(n, ir.Literal):
+            if not n.text.isdigit():
+                return False
+        elif not isinstance(n, (ir.Binary, ir.Unary)):
+            return False
+    return True
+
+
+def _uses(node: ir.Node, sym: int) -> bool:
+    return any(isinstance(n, ir.Name) and n.sym == sym for n in node.walk())
+
+
+@dataclass
+class Candidate:
+    index: int  # position of the loop in the thread loop's statements
+    loop: ir.For
+    inductions: list[Induction]
+    body: tuple[ir.Stmt, ...]  # the body without the increments
+
+
+def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> Candidate | None:
+    loop = stmts[i]
+    if not isinstance(loop, ir.For) or ir.contains(loop, ir.Barrier) or ir.contains(loop, ir.WarpSync):
+        return None
+    header = _counter(loop, facts)
+    if header is None:
+        return None
+    body = ir.as_block(loop.body).stmts
+    if any(isinstance(n, (ir.Return, ir.Goto, ir.Label, ir.NextThread)) for n in loop.body.walk()):
+        return None
+    if _jumps_out(loop.body):
+        return None
+    # The increments: the trailing statements of the body, each a running index.
+    assigned = assigned_symbols(loop.body)
+    declared_before = {s.sym for s in stmts[:i] if isinstance(s, ir.VarDecl) and s.storage == "auto"}
+    inductions: list[Induction] = []
+    k = len(body)
+    while k > 0:
+        ind = _increment(body[k - 1], facts, assigned)
+        if ind is None:
+            break
+        inductions.append(ind)
+        k -= 1
+    kept_body = body[:k]
+    inductions.reverse()
+    syms = [ind.sym for ind in inductions]
+    if not inductions or len(set(syms)) != len(syms):
+        return None
+    for ind in inductions:
+        symbol = facts.symbols.get(ind.sym)
+        if ind.sym not in declared_before or symbol is None or symbol.type.strip() not in INTEGER_TYPES:
+            return None
+        if not _same_type_step(ind.step, symbol.type.strip(), facts):
+            return None
+        # assigned only by its increment, never address-taken, not read after the loop (its
+        # final value is not computed)
+        if any(assigned_variable(n) == ind.sym for s in kept_body for n in s.walk()):
+            return None
+        if any(isinstance(n, ir.Unary) and n.op == "&" and _uses(n, ind.sym) for n in loop.walk()):
+            return None
+        if any(_uses(s, ind.sym) for s in stmts[i + 1:]):
+            return None
+    if not _profitable(inductions, kept_body, stmts[:i], facts):
+        return None
+    return Candidate(i, loop, inductions, kept_body)
+
+
+def _jumps_out(node: ir.Node, in_loop: bool = False, in_switch: bool = False) -> bool:
+    """A ``break``/``continue`` of the loop's own body (not of a nested loop or switch)."""
+    if isinstance(node, ir.Break):
+        return not (in_loop or in_switch)
+    if isinstance(node, ir.Continue):
+        return not in_loop
+    if isinstance(node, ir.Expr):
+        return False
+    loop = in_loop or isinstance(node, (ir.For, ir.While, ir.DoWhile))
+    switch = in_switch or isinstance(node, ir.Switch)
+    return any(_jumps_out(c, loop, switch) for c in node.children())
+
+
+def _profitable(inductions: list[Induction], body: tuple[ir.Stmt, ...], before: tuple[ir.Stmt, ...],
+                facts) -> bool:
+    """Some running index used as a subscript starts at ``threadIdx.x`` with coefficient 1: after
+    the interchange consecutive threads of the innermost loop touch consecutive elements."""
+    inits = {s.sym: s.init for s in before if isinstance(s, ir.VarDecl) and s.init is not None}
+    subscripted: set[int] = set()
+    for s in body:
+        for n in s.walk():
+            if isinstance(n, ir.Index):
+                subscripted |= {m.sym for m in n.index.walk() if isinstance(m, ir.Name)}
+    for ind in inductions:
+        if ind.sym not in subscripted or ind.sym not in inits:
+            continue
+        start = facts.affine(inits[ind.sym])
+        if start is not None and start.coef[0].as_int() == 1:  # coefficient of threadIdx.x
+            return True
+    return False
+
+
+def _closed_form(body: tuple[ir.Stmt, ...], inductions: list[Induction], z: int, z_name: str,
+                 z_start: ir.Expr, loc) -> tuple[ir.Stmt, ...]:
+    """Replace each running index ``v`` by ``v + (z - z0) * step`` in the body."""
+    trip = ir.Name(z_name, z, loc=loc)
+    if not (isinstance(z_start, ir.Literal) and z_start.text == "0"):
+        trip = ir.Binary("-", trip, z_start, loc=loc)
+    by_sym = {ind.sym: ind for ind in inductions}
+
+    def rewrite(n: ir.Node) -> ir.Node:
+        if isinstance(n, ir.Name) and n.sym in by_sym:
+            ind = by_sym[n.sym]
+            offset = ir.Binary("*", trip, ind.step, loc=loc)
+            return ir.Binary("+" if ind.sign > 0 else "-", n, offset, loc=loc)
+        return n
+    return tuple(_rewrite_names(s, rewrite) for s in body)
+
+
+def _rewrite_names(node: ir.Node, fn) -> ir.Node:
+    """Bottom-up rewrite of the ``Name`` leaves only (the result is not revisited)."""
+    if isinstance(node, ir.Name):
+        return fn(node)
+    return ir.map_children(node, lambda c: _rewrite_names(c, fn))
+
+
+@register
+@dataclass(frozen=True)
+class LoopInterchange:
+    name = "loop-interchange"
+    required = False
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda k: self.kernel(k, ctx))
+
+    def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+        grid = ir.grid_loop(kernel)
+        if grid is None or ir.contains(grid, ir.FiberLoop):
+            return kernel
+        facts = None
+        new_stmts: list[ir.Stmt] = []
+        changed = False
+        for s in grid.body.stmts:
+            if not isinstance(s, ir.ThreadLoop) or s.kept or s.exit_flag:
+                new_stmts.append(s)
+                continue
+            if facts is None:
+                facts = kernel_facts(kernel, ctx)
+            split = self.interchange(s, facts, kernel, ctx)
+            changed |= split is not None
+            new_stmts.extend(split if split is not None else [s])
+        if not changed:
+            return kernel
+        return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(new_stmts))))
+
+    def interchange(self, loop: ir.ThreadLoop, facts, kernel, ctx) -> list[ir.Stmt] | None:
+        stmts = loop.body.stmts
+        for i in range(len(stmts)):
+            cand = _candidate(stmts, i, facts, kernel)
+            if cand is None:
+                continue
+            if not threads_independent(loop, ctx):
+                return None
+            L = cand.loop
+            z, z_name, z_start = _counter(L, facts)
+            body = _closed_form(cand.body, cand.inductions, z, z_name, z_start, L.loc)
+            inner = ir.ThreadLoop(ir.Block(body, loc=L.loc), loc=L.loc)
+            moved = ir.For(L.init, L.cond, L.step, ir.Block((inner,), loc=L.loc), loc=L.loc)
+            out: list[ir.Stmt] = []
+            if stmts[:i]:
+                out.append(replace(loop, body=ir.Block(stmts[:i], loc=loop.body.loc)))
+            out.append(moved)
+            if stmts[i + 1:]:
+                rest = self.interchange(replace(loop, body=ir.Block(stmts[i + 1:], loc=stmts[i + 1].loc),
+                                                loc=stmts[i + 1].loc), facts, kernel, ctx)
+                out.extend(rest if rest is not None else
+                           [ir.ThreadLoop(ir.Block(stmts[i + 1:], loc=stmts[i + 1].loc), loc=stmts[i + 1].loc)])
+            return out
+        return None

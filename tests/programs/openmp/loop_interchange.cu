@@ -1,0 +1,193 @@
+// loop-interchange: kernels whose threads walk a column with running indices (moved out of the
+// thread loop) and kernels that must keep their per-thread loop (an atomic; a trip count that
+// depends on the thread; a break; a running index that is no
+// subscript).  Every result is checked against the host.
+#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+
+// hotspot3D's shape: an early return before the loop, running indices, values carried per thread.
+__global__ void column_stencil(const float *in, float *out, int nx, int ny, int nz)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= nx || j >= ny)
+        return;
+    int plane = nx * ny;
+    int c = j * nx + i;
+    int w = i == 0 ? c : c - 1;
+    float below = in[c], here = in[c];
+    for (int z = 0; z < nz; ++z) {
+        float above = z < nz - 1 ? in[c + plane] : here;
+        out[c] = 0.5f * here + 0.2f * below + 0.2f * above + 0.1f * in[w];
+        below = here;
+        here = above;
+        c += plane;
+        w += plane;
+    }
+}
+
+// Counting down from a nonzero start, the index decremented: z runs 3..nz-1.
+__global__ void column_prefix(const int *in, int *out, int nx, int nz)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = (nz - 1) * nx + i;
+    int sum = 0;
+    for (int z = 3; z < nz; z++) {
+        sum += in[c];
+        out[c] = sum;
+        c -= nx;
+    }
+}
+
+// An atomic in the loop: threads are not independent, the loop stays per thread.
+__global__ void column_histogram(const int *in, int *bins, int nx, int nz)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = i;
+    for (int z = 0; z < nz; ++z) {
+        atomicAdd(&bins[in[c] & 7], 1);
+        c += nx;
+    }
+}
+
+// The trip count depends on the thread: the loop stays per thread.
+__global__ void ragged_columns(const int *in, int *out, int nx, int nz)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = i;
+    int sum = 0;
+    for (int z = 0; z < nz - i % 4; ++z) {
+        sum += in[c];
+        c += nx;
+    }
+    out[i] = sum;
+}
+
+// A break out of the loop: the loop stays per thread.
+__global__ void first_negative(const int *in, int *out, int nx, int nz)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = i;
+    int at = -1;
+    for (int z = 0; z < nz; ++z) {
+        if (in[c] < 0) {
+            at = z;
+            break;
+        }
+        c += nx;
+    }
+    out[i] = at;
+}
+
+// The running index is never a subscript: nothing to gain, the loop stays per thread.
+__global__ void index_sums(int *out, int nx, int nz)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = i;
+    int sum = 0;
+    for (int z = 0; z < nz; ++z) {
+        sum += c;
+        c += nx;
+    }
+    out[i] = sum;
+}
+
+static int failures = 0;
+
+static void check(bool ok, const char *what, int at)
+{
+    if (!ok && failures++ < 10)
+        printf("FAIL %s at %d\n", what, at);
+}
+
+int main()
+{
+    const int nx = 37, ny = 5, nz = 9, cells = nx * ny * nz;
+    float *fin, *fout;
+    int *iin, *iout, *bins;
+    cudaMallocManaged(&fin, cells * sizeof(float));
+    cudaMallocManaged(&fout, cells * sizeof(float));
+    cudaMallocManaged(&iin, cells * sizeof(int));
+    cudaMallocManaged(&iout, cells * sizeof(int));
+    cudaMallocManaged(&bins, 8 * sizeof(int));
+    for (int c = 0; c < cells; ++c) {
+        fin[c] = (float)((c * 37) % 101) / 7.0f;
+        iin[c] = (c * 53) % 29 - (c % 31 == 5 ? 40 : 0);
+        fout[c] = -1.0f;
+    }
+    dim3 block(16, 4), grid((nx + 15) / 16, (ny + 3) / 4);
+    column_stencil<<<grid, block>>>(fin, fout, nx, ny, nz);
+    cudaDeviceSynchronize();
+    for (int z = 0; z < nz; ++z)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                int c = (z * ny + j) * nx + i, w = i == 0 ? c : c - 1;
+                float here = fin[c], below = fin[z == 0 ? c : c - nx * ny];
+                float above = z < nz - 1 ? fin[c + nx * ny] : here;
+                float want = 0.5f * here + 0.2f * below + 0.2f * above + 0.1f * fin[w];
+                check(fabsf(fout[c] - want) <= 1e-5f * (1.0f + fabsf(want)), "column_stencil", c);
+            }
+
+    for (int c = 0; c < cells; ++c)
+        iout[c] = -7;
+    column_prefix<<<(nx + 31) / 32, 32>>>(iin, iout, nx, nz);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < nx; ++i) {
+        int sum = 0;
+        for (int z = 3; z < nz; ++z) {
+            int c = (nz - 1 - (z - 3)) * nx + i;
+            sum += iin[c];
+            check(iout[c] == sum, "column_prefix", c);
+        }
+        for (int z = 0; z < 3; ++z)
+            check(iout[z * nx + i] == -7, "column_prefix untouched", z * nx + i);
+    }
+
+    for (int b = 0; b < 8; ++b)
+        bins[b] = 0;
+    column_histogram<<<(nx + 31) / 32, 32>>>(iin, bins, nx, nz);
+    cudaDeviceSynchronize();
+    int want_bins[8] = {};
+    for (int c = 0; c < nx * nz; ++c)
+        want_bins[iin[c] & 7]++;
+    for (int b = 0; b < 8; ++b)
+        check(bins[b] == want_bins[b], "column_histogram", b);
+
+    ragged_columns<<<(nx + 31) / 32, 32>>>(iin, iout, nx, nz);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < nx; ++i) {
+        int sum = 0;
+        for (int z = 0; z < nz - i % 4; ++z)
+            sum += iin[z * nx + i];
+        check(iout[i] == sum, "ragged_columns", i);
+    }
+
+    first_negative<<<(nx + 31) / 32, 32>>>(iin, iout, nx, nz);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < nx; ++i) {
+        int at = -1;
+        for (int z = 0; z < nz; ++z)
+            if (iin[z * nx + i] < 0) {
+                at = z;
+                break;
+            }
+        check(iout[i] == at, "first_negative", i);
+    }
+    index_sums<<<(nx + 31) / 32, 32>>>(iout, nx, nz);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < nx; ++i)
+        check(iout[i] == nz * i + nx * nz * (nz - 1) / 2, "index_sums", i);
+    printf(failures ? "FAILED\n" : "PASS\n");
+    return failures != 0;
+}

@@ -1,0 +1,56 @@
+"""Pass loop-interchange: a per-thread loop over a column with running indices moves out of the
+thread loop (threads innermost, indices in closed form), only where the threads are independent,
+the trip count is block-uniform, nothing jumps out and a running index is a subscript; the
+programs give the host's results either way."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import PROGRAMS, build_run
+from transpiler import ir
+from transpiler.options import TranslateOptions
+from transpiler.translate import translate_file
+
+PROGRAM = PROGRAMS / "openmp" / "loop_interchange.cu"
+MOVED = {"column_stencil", "column_prefix"}
+KEPT = {"column_histogram", "ragged_columns", "first_negative", "index_sums"}
+
+
+def _block_level_loops(kernel: ir.Kernel) -> list[ir.For]:
+    """``for`` loops run once per block (outside every thread loop)."""
+    grid = ir.grid_loop(kernel)
+    return [s for s in grid.body.stmts if isinstance(s, ir.For)]
+
+
+@pytest.fixture(scope="module")
+def translations():
+    return {name: translate_file(PROGRAM, TranslateOptions(disabled_passes=disabled))
+            for name, disabled in (("on", ()), ("off", ("loop-interchange",)))}
+
+
+def test_moves_only_independent_uniform_profitable_loops(translations):
+    kernels = {k.name: k for k in translations["on"].program.kernels}
+    assert MOVED | KEPT == set(kernels)
+    for name in MOVED:
+        (loop,) = _block_level_loops(kernels[name])
+        assert any(isinstance(n, ir.ThreadLoop) for n in loop.walk()), name
+    for name in KEPT:
+        assert not _block_level_loops(kernels[name]), name
+    off = translations["off"].program.kernels
+    assert not any(_block_level_loops(k) for k in off)
+
+
+def test_running_indices_in_closed_form(translations):
+    source = translations["on"].source
+    stencil = source[source.index("void column_stencil("):source.index("void column_prefix(")]
+    assert "c += plane" not in stencil and "out[c + z * plane]" in stencil, stencil
+    assert "in[w + z * plane]" in stencil and "below_per_thread" in stencil, stencil
+    prefix = source[source.index("void column_prefix("):source.index("void column_histogram(")]
+    assert "out[c - (z - 3) * nx]" in prefix, prefix
+
+
+@pytest.mark.parametrize("which", ["on", "off"])
+def test_programs_give_the_host_results(which, translations, tmp_path):
+    _, run, _ = build_run(translations[which], PROGRAM, tmp_path)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
