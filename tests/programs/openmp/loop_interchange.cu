@@ -103,6 +103,22 @@ __global__ void index_sums(int *out, int nx, int nz)
     out[i] = sum;
 }
 
+// A barrier after the moved loop: the block's column sums meet in shared memory.
+__global__ void column_pairs(const int *in, int *out, int pitch, int nz)
+{
+    __shared__ int sums[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int c = i;
+    int sum = 0;
+    for (int z = 0; z < nz; ++z) {
+        sum += in[c];
+        c += pitch;
+    }
+    sums[threadIdx.x] = sum;
+    __syncthreads();
+    out[i] = sum - sums[threadIdx.x ^ 1];
+}
+
 static int failures = 0;
 
 static void check(bool ok, const char *what, int at)
@@ -188,6 +204,17 @@ int main()
     cudaDeviceSynchronize();
     for (int i = 0; i < nx; ++i)
         check(iout[i] == nz * i + nx * nz * (nz - 1) / 2, "index_sums", i);
+    const int pitch = 64;
+    column_pairs<<<pitch / 32, 32>>>(iin, iout, pitch, 4);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < pitch; ++i) {
+        int mine = 0, other = 0;
+        for (int z = 0; z < 4; ++z) {
+            mine += iin[z * pitch + i];
+            other += iin[z * pitch + (i ^ 1)];
+        }
+        check(iout[i] == mine - other, "column_pairs", i);
+    }
     printf(failures ? "FAILED\n" : "PASS\n");
     return failures != 0;
 }
