@@ -273,6 +273,8 @@ class LoopInterchange:
             L = cand.loop
             z, z_name, z_start = _counter(L, facts)
             body = _closed_form(cand.body, cand.inductions, z, z_name, z_start, L.loc)
+            ctx.report(kernel).interchanged.append(
+                {"line": L.loc.line, "closed_form": [ind.name for ind in cand.inductions]})
             inner = ir.ThreadLoop(ir.Block(body, loc=L.loc), loc=L.loc)
             moved = ir.For(L.init, L.cond, L.step, ir.Block((inner,), loc=L.loc), loc=L.loc)
             out: list[ir.Stmt] = []

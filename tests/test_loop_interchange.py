@@ -39,6 +39,10 @@ def test_moves_only_independent_uniform_profitable_loops(translations):
         assert not _block_level_loops(kernels[name]), name
     off = translations["off"].program.kernels
     assert not any(_block_level_loops(k) for k in off)
+    # --explain says which loops moved and which indices it rewrote.
+    reported = {k["name"]: k["interchanged"] for k in translations["on"].explain["kernels"]}
+    assert {name for name, moved in reported.items() if moved} == MOVED
+    assert [m["closed_form"] for m in reported["column_stencil"]] == [["c", "w"]], reported["column_stencil"]
 
 
 def test_running_indices_in_closed_form(translations):

@@ -26,6 +26,9 @@ def _explain_text(explain: dict) -> str:
             lines.append(f"  values kept across the barrier at line {kv['barrier_line']}: {names}")
         for h in k["hoisted"]:
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}: {h['text']}")
+        for m in k.get("interchanged", []):
+            indices = ", ".join(m["closed_form"])
+            lines.append(f"  loop at line {m['line']} moved outside the thread loop (running indices in closed form: {indices})")
         for p in k.get("prefetched", []):
             lines.append(f"  next block's reads of {p['pointer']} (line {p['line']}) prefetched")
     for r in explain.get("regions", []):

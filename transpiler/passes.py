@@ -29,11 +29,13 @@ class KernelReport:
     schedule: str = ""
     #: Streams whose next-block lines are prefetched (``block-prefetch``): pointer and line.
     prefetched: list[dict] = field(default_factory=list)
+    #: Loops moved out of the thread loop (``loop-interchange``): line, running indices.
+    interchanged: list[dict] = field(default_factory=list)
 
     def as_json(self) -> dict:
         return {"name": self.name, "line": self.line, "barriers": self._merged_barriers(),
                 "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering,
-                "schedule": self.schedule, "prefetched": self.prefetched}
+                "schedule": self.schedule, "prefetched": self.prefetched, "interchanged": self.interchanged}
 
     def _merged_barriers(self) -> list[dict]:
         """One entry per barrier: when several passes speak of the same barrier (the analysis
