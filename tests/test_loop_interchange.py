@@ -43,6 +43,11 @@ def test_moves_only_independent_uniform_profitable_loops(translations):
     reported = {k["name"]: k["interchanged"] for k in translations["on"].explain["kernels"]}
     assert {name for name, moved in reported.items() if moved} == MOVED
     assert [m["closed_form"] for m in reported["column_stencil"]] == [["c", "w"]], reported["column_stencil"]
+    from transpiler.cli import _explain_text
+
+    text = _explain_text(translations["on"].explain)
+    assert "moved outside the thread loop (running indices in closed form: c, w)" in text, text
+    assert "values kept across the loop moved at line" in text, text
 
 
 def test_running_indices_in_closed_form(translations):

@@ -21,9 +21,11 @@ def _explain_text(explain: dict) -> str:
         lines.append(f"kernel {k['name']} (line {k['line']}): lowering {k['lowering']}{schedule}")
         for b in k["barriers"]:
             lines.append(f"  barrier at {b['line']}:{b['column']}: {b['action']} ({b['reason']})")
+        moved = {m["line"] for m in k.get("interchanged", [])}
         for kv in k["kept_values"]:
             names = ", ".join(kv["names"]) or "none"
-            lines.append(f"  values kept across the barrier at line {kv['barrier_line']}: {names}")
+            where = "the loop moved" if kv["barrier_line"] in moved else "the barrier"
+            lines.append(f"  values kept across {where} at line {kv['barrier_line']}: {names}")
         for h in k["hoisted"]:
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}: {h['text']}")
         for m in k.get("interchanged", []):
