@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import networkx as nx
 
 from barrier.effects import is_pure_function
-from barrier.liveness import assigned_symbols, fresh_name, per_thread_array_type, used_symbols
+from barrier.liveness import assigned_symbols, fresh_name, per_thread_array_type, used_symbols, without_unused_decls
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error
 from transpiler.passes import PassContext, map_kernels, register, split_unsupported
@@ -195,7 +195,7 @@ class BarrierSplit:
             needed = _needed_recomputations(uses[j], recomputed, kept, operands, declared_in, j)
             prologue = tuple(decls[s] for s in sorted(
                 needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
-            body = replace(body, stmts=_without_unused(prologue + body.stmts, recomputed | pure_values))
+            body = replace(body, stmts=without_unused_decls(prologue + body.stmts, recomputed | pure_values))
             # Only what the body names: the loop that declared a value without initializer and
             # does not use it needs no binding (-Wall: unused variable).
             touched_syms = used_symbols(body)
@@ -260,15 +260,3 @@ def _check_distinct_names(kept: tuple[ir.KeptVar, ...]) -> None:
             raise split_unsupported(kv.loc, f"two variables named '{kv.name}' that both live across __syncthreads() "
                               "(rename one)")
         seen[kv.name] = kv
-
-
-def _without_unused(stmts: tuple[ir.Stmt, ...], recomputed: set[int]) -> tuple[ir.Stmt, ...]:
-    """Drops declarations of ``recomputed`` (effect-free) values that this thread loop does not
-    use (a value used only after the barrier is recomputed there: its first declaration would be
-    dead, and -Wall says so in the user's build)."""
-    while True:
-        used = set().union(*(used_symbols(s) for s in stmts)) if stmts else set()
-        dead = [s for s in stmts if isinstance(s, ir.VarDecl) and s.sym in recomputed and s.sym not in used]
-        if not dead:
-            return stmts
-        stmts = tuple(s for s in stmts if all(s is not d for d in dead))

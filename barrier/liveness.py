@@ -48,6 +48,18 @@ def assigned_symbols(node: ir.Node) -> set[int]:
     return {sym for n in node.walk() if (sym := assigned_variable(n)) is not None}
 
 
+def without_unused_decls(stmts: tuple[ir.Stmt, ...], removable: set[int]) -> tuple[ir.Stmt, ...]:
+    """``stmts`` less the declarations of ``removable`` (effect-free) variables that nothing in
+    ``stmts`` names any more, to a fixpoint (a dead declaration may be all that read another).
+    Generated code must not leave them: g++ -Wall warns in the user's build."""
+    while True:
+        used = set().union(*(used_symbols(s) for s in stmts)) if stmts else set()
+        kept = tuple(s for s in stmts if not (isinstance(s, ir.VarDecl) and s.sym in removable and s.sym not in used))
+        if len(kept) == len(stmts):
+            return stmts
+        stmts = kept
+
+
 def fresh_name(base: str, used: set[str]) -> str:
     """``base``, with ``_`` appended until it is not in ``used``; the name is then added to it."""
     name = base

@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier.effects import kernel_facts
-from barrier.liveness import assigned_symbols, assigned_variable
+from barrier.liveness import assigned_symbols, assigned_variable, used_symbols
 from openmp_emit.thread_simd import threads_independent
 from transpiler import ir
 from transpiler.passes import PassContext, map_kernels, register
@@ -118,10 +118,6 @@ def _same_type_step(step: ir.Expr, type_: str, facts) -> bool:
     return True
 
 
-def _uses(node: ir.Node, sym: int) -> bool:
-    return any(isinstance(n, ir.Name) and n.sym == sym for n in node.walk())
-
-
 @dataclass
 class Candidate:
     index: int  # position of the loop in the thread loop's statements
@@ -168,9 +164,9 @@ def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> 
         # final value is not computed)
         if any(assigned_variable(n) == ind.sym for s in kept_body for n in s.walk()):
             return None
-        if any(isinstance(n, ir.Unary) and n.op == "&" and _uses(n, ind.sym) for n in loop.walk()):
+        if any(isinstance(n, ir.Unary) and n.op == "&" and ind.sym in used_symbols(n) for n in loop.walk()):
             return None
-        if any(_uses(s, ind.sym) for s in stmts[i + 1:]):
+        if any(ind.sym in used_symbols(s) for s in stmts[i + 1:]):
             return None
     if not _profitable(inductions, kept_body, stmts[:i], facts):
         return None

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier.effects import GLOBAL, PARAM, SHARED, Access, KernelFacts, conflict, kernel_facts
-from barrier.liveness import fresh_name
+from barrier.liveness import fresh_name, without_unused_decls
 from transpiler import ir
 from transpiler.passes import PassContext, map_kernels, register
 
@@ -246,10 +246,9 @@ def _without_unused_shared(kernel: ir.Kernel) -> ir.Kernel:
     """Drop the ``__shared__`` arrays that forwarding left without a use (every store to one was
     forwarded and removed): g++ would warn about them, and a reader would look for their use."""
     grid = ir.grid_loop(kernel)
-    referenced = {n.sym for n in grid.body.walk() if isinstance(n, ir.Name)}
-    stmts = tuple(s for s in grid.body.stmts
-                  if not (isinstance(s, ir.VarDecl) and s.storage == "shared" and s.sym not in referenced))
-    if len(stmts) == len(grid.body.stmts):
+    shared = {s.sym for s in grid.body.stmts if isinstance(s, ir.VarDecl) and s.storage == "shared"}
+    stmts = without_unused_decls(grid.body.stmts, shared)
+    if stmts is grid.body.stmts:
         return kernel
     return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
 

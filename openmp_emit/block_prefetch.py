@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from barrier.effects import int_literal
 from barrier.liveness import assigned_symbols, fresh_name
 from transpiler import ir
 from transpiler.passes import PassContext, map_kernels, register
@@ -257,13 +258,7 @@ def _integer_kind(t: str) -> tuple[bool, int] | None:
 
 def _literal_value(e: ir.Expr) -> int | None:
     """The value of an integer literal (``12``, ``0x1fu``, ``010``), else None."""
-    if not isinstance(e, ir.Literal):
-        return None
-    body = e.text.rstrip("uUlL")
-    try:
-        return int(body, 8) if len(body) > 1 and body.startswith("0") and body[1:].isdigit() else int(body, 0)
-    except ValueError:
-        return None
+    return int_literal(e.text) if isinstance(e, ir.Literal) else None
 
 
 def _integer_literal(text: str) -> tuple[bool, int] | None:

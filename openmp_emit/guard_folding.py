@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.liveness import assigned_symbols
+from barrier.liveness import assigned_symbols, without_unused_decls
 from transpiler import ir
 from transpiler.passes import PassContext, map_kernels, register
 
@@ -140,18 +140,7 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.
         body = stmts[:n] + (replace(guard, cond=_conjunction(rest)),)
     else:
         body = stmts[:n] + _spliced(guard.then, stmts[:n])
-    return replace(node, body=replace(node.body, stmts=_without_unused(body, set(prefix))), bounds=tuple(bounds))
-
-
-def _without_unused(stmts: tuple[ir.Stmt, ...], removable: set[int]) -> tuple[ir.Stmt, ...]:
-    """``stmts`` less the side-effect-free declarations in ``removable`` that nothing reads any
-    more (``if (tid == 0)`` folded into the bound leaves ``tid`` unused: g++ -Wall warns)."""
-    while True:
-        read = {n.sym for s in stmts for n in s.walk() if isinstance(n, ir.Name)}
-        kept = tuple(s for s in stmts if not (isinstance(s, ir.VarDecl) and s.sym in removable and s.sym not in read))
-        if len(kept) == len(stmts):
-            return stmts
-        stmts = kept
+    return replace(node, body=replace(node.body, stmts=without_unused_decls(body, set(prefix))), bounds=tuple(bounds))
 
 
 def _pure_decl(s: ir.Stmt, kept: set[int]) -> bool:
