@@ -181,6 +181,12 @@ def _run(cmd: list[str]) -> None:
 #: cudaMemcpyToSymbol("name", ...) (CUDA 4's string-named symbols) finds variables by name.
 SYSTEM_LINK_FLAGS = ["-lm", "-pthread", "-ldl", "-rdynamic"]
 
+#: What every compile of a translated .cu needs besides OpenMP and its include directories.  CUDA code reads
+#: and writes one type through a pointer to another (``reinterpret_cast<float *>(&packed)[k] = x``
+#: on a local ``uint4`` in fp16/bf16 kernels) and nvcc compiles that as written; g++'s strict
+#: aliasing (on from -O2) lets it drop such stores, so the translation is compiled without it.
+TRANSLATION_COMPILE_FLAGS = ["-fno-strict-aliasing"]
+
 
 def link_flags(kind: str = "static") -> list[str]:
     """What a program linking MocCUDA needs after its own objects: the library (built if needed),
@@ -188,4 +194,4 @@ def link_flags(kind: str = "static") -> list[str]:
     return [str(build(kind)), "-fopenmp", *SYSTEM_LINK_FLAGS]
 
 
-__all__ = ["BuildError", "include_dir", "library_dir", "build", "link_flags"]
+__all__ = ["BuildError", "include_dir", "library_dir", "build", "link_flags", "SYSTEM_LINK_FLAGS", "TRANSLATION_COMPILE_FLAGS"]

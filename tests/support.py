@@ -22,7 +22,7 @@ CXX = os.environ.get("CXX", "g++")
 def moccuda_compile_flags() -> list[str]:
     from moccuda import build
 
-    return [f"-I{build.include_dir()}"]
+    return [*build.TRANSLATION_COMPILE_FLAGS, f"-I{build.include_dir()}"]
 
 
 def moccuda_link_flags() -> list[str]:

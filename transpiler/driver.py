@@ -103,7 +103,7 @@ def _compile_command(inv, source: Input, path: str, obj: Path, extra_includes: l
         return [c_compiler(), *common, *_pre_includes(inv), *inv.compiler_flags, "-c", path, "-o", str(obj)]
     cxx = [host_compiler(inv), f"-std={inv.std or 'c++17'}", *common]
     if source.language == "cu":  # the .cu's directory: quoted includes the translation left in place
-        cxx.append(f"-I{os.path.dirname(os.path.abspath(source.path))}")
+        cxx += [*moccuda_build.TRANSLATION_COMPILE_FLAGS, f"-I{os.path.dirname(os.path.abspath(source.path))}"]
         cxx += [f"-I{d}" for d in extra_includes]
     else:
         cxx += _pre_includes(inv)

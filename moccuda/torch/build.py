@@ -14,6 +14,7 @@ from pathlib import Path
 
 from torch.utils import cpp_extension
 
+from moccuda import build as moccuda_build
 from moccuda.torch.translate import (compile_flags, include_dirs, link_flags, split_cuda_flags, torch_include_dirs,
                                      translate_source, translated_include_dirs, translation_options)
 
@@ -104,5 +105,5 @@ class BuildExtension(cpp_extension.BuildExtension):
         # CppExtension put PyTorch's include directories (as -I) in include_dirs: the compat headers
         # go in front of them.  torch's BuildExtension adds -DTORCH_EXTENSION_NAME itself.
         extension.include_dirs = [*include_dirs(extra_dirs), *extension.include_dirs]
-        extension.extra_compile_args = {"cxx": ["-fopenmp", *cxx]}
+        extension.extra_compile_args = {"cxx": ["-fopenmp", *moccuda_build.TRANSLATION_COMPILE_FLAGS, *cxx]}
         extension.extra_link_args = [*(extension.extra_link_args or []), *link_flags()]

@@ -180,9 +180,9 @@ def include_dirs(extra: list[str]) -> list[str]:
 
 
 def compile_flags(extra: list[str]) -> list[str]:
-    """OpenMP and :func:`include_dirs` as flags (``load`` passes PyTorch's directories after them,
-    as ``-isystem``)."""
-    return ["-fopenmp", *[f"-I{d}" for d in include_dirs(extra)]]
+    """OpenMP, what a translation needs (``moccuda.build.TRANSLATION_COMPILE_FLAGS``) and
+    :func:`include_dirs` as flags (``load`` passes PyTorch's directories after them, as ``-isystem``)."""
+    return ["-fopenmp", *moccuda_build.TRANSLATION_COMPILE_FLAGS, *[f"-I{d}" for d in include_dirs(extra)]]
 
 
 def link_flags() -> list[str]:
