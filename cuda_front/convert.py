@@ -95,9 +95,11 @@ class Converter:
     def kernel(self, cursor: ci.Cursor) -> ir.Kernel:
         params = self.params(cursor)
         body = self.function_body(cursor)
-        return ir.Kernel(cursor.spelling, params, body, template=template_header(cursor),
+        specialization = specialization_arguments(cursor)
+        return ir.Kernel(cursor.spelling, params, body,
+                         template="template <>" if specialization else template_header(cursor),
                          qualifiers=_qualifiers(cursor), template_args=template_arguments(cursor),
-                         loc=location(cursor))
+                         specialization=specialization, loc=location(cursor))
 
     def device_function(self, cursor: ci.Cursor) -> ir.DeviceFunction:
         return ir.DeviceFunction(cursor.spelling, cursor.result_type.spelling, self.params(cursor),
@@ -679,6 +681,27 @@ def template_header(cursor: ci.Cursor) -> str:
         if depth <= 0:
             return "template <" + tokens_text(tokens[2:i]).replace(",", ", ") + ">"
     raise unsupported(location(cursor), "this template header")
+
+
+def specialization_arguments(cursor: ci.Cursor) -> str:
+    """The template arguments written after the name of an explicit specialization of a function
+    template (``template <> void k<float, 4>(...)``: ``<float, 4>``), or "" for any other
+    function.  A specialization that deduces its arguments (``template <> void k(float *)``) is
+    ``<>``: C++ deduces them again from the translated parameters."""
+    if cursor.kind != K.FUNCTION_DECL:
+        return ""
+    tokens = list(cursor.get_tokens())
+    if [t.spelling for t in tokens[:3]] != ["template", "<", ">"]:
+        return ""
+    name = next((i for i, t in enumerate(tokens) if t.spelling == cursor.spelling), None)
+    if name is None or name + 1 >= len(tokens) or tokens[name + 1].spelling != "<":
+        return "<>"
+    depth = 0
+    for i, tok in enumerate(tokens[name + 1:], start=name + 1):
+        depth += {"<": 1, ">": -1, ">>": -2}.get(tok.spelling, 0)
+        if depth <= 0:
+            return "<" + tokens_text(tokens[name + 2:i]).replace(",", ", ") + ">"
+    raise unsupported(location(cursor), "this explicit specialization's template arguments")
 
 
 def template_arguments(cursor: ci.Cursor) -> str:

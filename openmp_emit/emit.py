@@ -314,7 +314,7 @@ def _pointer_to_element(array_type: str) -> str:
 def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     params = ["moccuda::LaunchConfig launch"] + [declare(p.type, p.name) for p in kernel.params]
     head = head or (f"{kernel.qualifiers} " if kernel.qualifiers else "")
-    return f"{head}void {name or kernel.name}({', '.join(params)})"
+    return f"{head}void {name or kernel.name + kernel.specialization}({', '.join(params)})"
 
 
 def emit_kernel(kernel: ir.Kernel, team: bool = False) -> str:
@@ -376,7 +376,7 @@ def can_run_in_team(kernel: ir.Kernel) -> bool:
     launch_level = kernel.body.stmts[:-1] if grid is not None and kernel.body is not grid else ()
     return (grid is not None and grid.schedule in ("blocks", "flat")
             and all(isinstance(s, ir.VarDecl) for s in launch_level)
-            and (not kernel.template or bool(kernel.template_args)))
+            and (not kernel.template or bool(kernel.template_args)) and not kernel.specialization)
 
 
 def _fix_pragmas(text: str) -> str:
@@ -386,6 +386,7 @@ def _fix_pragmas(text: str) -> str:
 
 
 def kernel_declaration(kernel_name: str, params_text: list[str], template: str, qualifiers: str) -> str:
+    """``kernel_name`` carries an explicit specialization's arguments (``k<float>``), if any."""
     head = f"{template}\n" if template else ""
     q = f"{qualifiers} " if qualifiers else ""
     return f"{head}{q}void {kernel_name}({', '.join(['moccuda::LaunchConfig launch'] + params_text)})"

@@ -398,6 +398,10 @@ class Kernel(Node):
     qualifiers: str = ""  # e.g. 'static' or 'extern "C"', kept as written
     #: The template's parameters passed on as arguments (``<T, N>``, ``<Ts...>``), or "".
     template_args: str = ""
+    #: An explicit specialization (``template <> __global__ void k<float>(float *)``): its
+    #: template arguments as written (``<float>``), printed after the name; ``template`` is then
+    #: ``template <>``.
+    specialization: str = ""
 
 
 @dataclass(frozen=True)

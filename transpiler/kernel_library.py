@@ -51,7 +51,7 @@ from pathlib import Path
 import clang.cindex as ci
 
 from cuda_front import clang_ext
-from cuda_front.convert import location
+from cuda_front.convert import location, specialization_arguments
 from cuda_front.parse import ParsedUnit, clang_arguments
 from openmp_emit.printer import declare
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, error, warning
@@ -264,7 +264,10 @@ def kernel_entries(unit: ParsedUnit, kernels: list[ci.Cursor],
     for name, k in zip(names, kernels):
         if k.kind == K.FUNCTION_DECL:
             where, mangled = location(k), nvcc_name(k.mangled_name)
-            entries.setdefault(mangled, _entry(mangled, _pointer(k, name, names.count(name) > 1, where), where))
+            specialization = specialization_arguments(k)
+            # An explicit specialization is named with its arguments: `&::k<float>` is that one.
+            pointer = f"&{name}{specialization}" if specialization else _pointer(k, name, names.count(name) > 1, where)
+            entries.setdefault(mangled, _entry(mangled, pointer, where))
     used: set[str] = set(explicit.values())
     for n in unit.tu.cursor.walk_preorder():
         if n.kind not in (K.CALL_EXPR, K.DECL_REF_EXPR) or not _is_user(n):

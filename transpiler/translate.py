@@ -24,7 +24,7 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
-from cuda_front.convert import BUILTIN_VARS, Converter, location, template_header
+from cuda_front.convert import BUILTIN_VARS, Converter, location, specialization_arguments, template_header
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
@@ -276,6 +276,9 @@ def prototype_text(cursor: ci.Cursor, team: bool = False) -> str:
             params.append(declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
     if team:
         return emit.kernel_declaration(emit.team_function_name(cursor.spelling), params, template_header(cursor), "static")
+    specialization = specialization_arguments(cursor)
+    if specialization:
+        return emit.kernel_declaration(cursor.spelling + specialization, params, "template <>", "")
     return emit.kernel_declaration(cursor.spelling, params, template_header(cursor), "")
 
 
