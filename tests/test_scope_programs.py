@@ -33,3 +33,8 @@ def test_kernel_library_names_an_explicit_specialization(tmp_path, capsys):
     assert out.exists()
     source = translate_file(SCOPE / "kernel_specialization.cu", kernel_library=True).source
     assert "&::scaled<3>)" in source and "&::fill<float>)" in source
+
+
+@covers("Preprocessor", "#define / #undef inside a kernel or __device__ function body (in effect for the host code after it)")
+def test_macros_defined_in_kernel_bodies_hold_after_them(tmp_path):
+    assert_passes("kernel_macros", tmp_path, 2)

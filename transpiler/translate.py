@@ -185,6 +185,71 @@ def _extent(cursor: ci.Cursor) -> tuple[str, int, int]:
     return ext.start.file.name, ext.start.offset, ext.end.offset
 
 
+#: Directives that change which macros are defined, and the conditionals that decide whether
+#: they run: what a function's text keeps when its body is replaced.
+_MACRO_DIRECTIVES = frozenset({"define", "undef", "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else",
+                               "endif"})
+
+
+def macro_directives(data: bytes, start: int, end: int) -> str:
+    """The ``#define``/``#undef`` lines written in ``data[start:end]`` (a function's text that a
+    translation replaces), with the ``#if``/``#else``/``#endif`` around them, one per line and
+    without comments; "" if there are none.
+
+    Written after the translated function they have the same effect on the code that follows as
+    where they stood: the conditionals are evaluated again with the same macros defined, since
+    the directives before them run again in order.  The translated body needs none of them: it
+    is printed from the parse, where they were already in effect."""
+    text = data[start:end].decode(errors="replace")
+    if "#" not in text:
+        return ""
+    lines: list[str] = []
+    current: list[str] | None = None  # the directive being read, by its physical lines' pieces
+    at_line_start, i, n = True, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            i = n if close < 0 else close + 2
+            if current is not None:
+                current.append(" ")
+            continue
+        if text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1 + (text[i] == "\\" and i + 1 < n)
+            continue
+        if ch == "\\" and text.startswith("\n", i + 1):
+            i += 2  # a continued line
+            continue
+        if ch == "\n":
+            if current is not None:
+                lines.append("".join(current).strip())
+                current = None
+            at_line_start = True
+            i += 1
+            continue
+        if current is None and ch in "\"'":
+            close = i + 1
+            while close < n and text[close] not in (ch, "\n"):
+                close += 1 + (text[close] == "\\")
+            i = close + 1
+            at_line_start = False
+            continue
+        if at_line_start and ch == "#" and current is None:
+            current = []
+        if current is not None:
+            current.append(ch)
+        elif not ch.isspace():
+            at_line_start = False
+        i += 1
+    if current is not None:
+        lines.append("".join(current).strip())
+    kept = [line for line in lines if line[1:].split(maxsplit=1)[:1] and line[1:].split()[0] in _MACRO_DIRECTIVES]
+    if not any(line[1:].split()[0] in ("define", "undef") for line in kept):
+        return ""
+    return "\n" + "\n".join(kept) + "\n"
+
+
 def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tuple[str, int]] = frozenset()) -> list[Edit]:
     """``k<<<g, b, s, st>>>(args)`` becomes ``k(moccuda::LaunchConfig(g, b, s, st), args)``; inside
     a region of ``launch-regions`` (``team_launches``: file and end offset of the kernel's name),
@@ -377,6 +442,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
             # `extern "C"` written before the kernel applies to the first declaration of the text:
             # the kernel's own, not its static team function.
             text = prototype_text(cursor) + ";\n" + text
+        text += macro_directives(_file_bytes(scan, file), start, end)
         edits.setdefault(file, []).append(Edit(start, end, text))
     for cursor in scan.kernel_prototypes:
         file, start, end = _extent(cursor)
@@ -388,11 +454,12 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     for name, overloads in scan.device_functions.items():
         for cursor in overloads:
             file, start, end = _extent(cursor)
+            directives = macro_directives(_file_bytes(scan, file), start, end)
             if name in inlined:
                 text = f"/* {name}: contains __syncthreads(), inlined into the kernels that call it */"
-                edits.setdefault(file, []).append(Edit(start, end, text))
+                edits.setdefault(file, []).append(Edit(start, end, text + directives))
             elif name in needs:
-                edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated))))
+                edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated)) + directives))
     # Explicit instantiations of kernels name the translated kernel's launch parameter too.
     instantiations = kernel_library_module.explicit_instantiations(unit, {c.spelling for c in scan.kernels},
                                                                    list(scan.files))

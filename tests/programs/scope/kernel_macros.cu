@@ -26,9 +26,21 @@ __device__ int twice(int v)
     return 2 * v + HELPER_OFFSET + threadIdx.x * 0;
 }
 
+// Inlined into the kernel (it synchronizes): its text is replaced by a comment.
+__device__ void sync_then_store(int *buf, int v)
+{
+    __syncthreads();
+#define STORED 4 /* a comment
+                    over two lines */
+    buf[threadIdx.x] = v + STORED; // #define COMMENTED 1
+    /*
+#define COMMENTED 2
+    */
+}
+
 __global__ void offset(int *p)
 {
-    p[threadIdx.x] = twice(threadIdx.x);
+    sync_then_store(p, twice(threadIdx.x));
 }
 
 int main()
@@ -41,13 +53,13 @@ int main()
         printf("FAIL %d %d\n", FACTOR, h[1]);
         return 1;
     }
-#if defined(NEVER) || !defined(TAKEN) || defined(GONE) || !defined(HELPER_OFFSET)
+#if defined(NEVER) || !defined(TAKEN) || defined(GONE) || !defined(HELPER_OFFSET) || defined(COMMENTED)
     printf("FAIL: macros after the kernels\n");
     return 1;
 #endif
     offset<<<1, 32>>>(d);
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
-    if (h[2] != 2 * 2 + HELPER_OFFSET + TAKEN - 2) {
+    if (h[2] != 2 * 2 + HELPER_OFFSET + TAKEN - 2 + STORED || STORED != 4) {
         printf("FAIL: offset %d\n", h[2]);
         return 1;
     }
