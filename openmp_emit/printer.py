@@ -3,6 +3,7 @@
 Parentheses are placed by precedence (``PRECEDENCE``), plus a few the C++ compiler would ask for
 under ``-Wall -Wparentheses`` (``&&`` inside ``||``, arithmetic inside shifts and bitwise
 operators, an assignment used as a condition), so the generated code compiles without warnings.
+A shift whose count may reach the operand's width prints as MocCUDA's GPU shift (``GPU_SHIFTS``).
 
 The lowered loop nodes (:class:`~transpiler.ir.GridLoop`, :class:`~transpiler.ir.ThreadLoop`)
 print as the OpenMP block loop and the serial thread loop; the names they introduce come from a
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from barrier.effects import int_literal
 from barrier.liveness import fresh_name
 from transpiler import ir
 
@@ -38,7 +40,30 @@ _ARITH = {"+", "-", "*", "/", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
+#: Shifts whose count may reach the operand's width print as MocCUDA's GPU shifts
+#: (``cuda2cpu_device.h``): a GPU shifts every bit out (0, or -1 for ``>>`` of a negative value)
+#: where x86 masks the count.
+GPU_SHIFTS = {"<<": "moccuda::shl", ">>": "moccuda::shr", "<<=": "moccuda::shl_assign", ">>=": "moccuda::shr_assign"}
+
+
+def count_below_width(count: ir.Expr) -> bool:
+    """Whether the shift count ``count`` is provably below the width of any (promoted) integer
+    operand, 32 bits at least: a literal below 32, or ``n & K`` with a literal ``K`` below 32."""
+    if isinstance(count, ir.Binary) and count.op == "&":
+        return count_below_width(count.rhs) or count_below_width(count.lhs)
+    value = int_literal(count.text) if isinstance(count, ir.Literal) else None
+    return value is not None and 0 <= value < 32
+
+
+def _gpu_shift(e: ir.Expr) -> bool:
+    if isinstance(e, ir.Binary):
+        return e.op in GPU_SHIFTS and not count_below_width(e.rhs)
+    return isinstance(e, ir.Assign) and e.op in GPU_SHIFTS and not count_below_width(e.value)
+
+
 def precedence(e: ir.Expr) -> int:
+    if _gpu_shift(e):
+        return POSTFIX
     if isinstance(e, ir.Binary):
         return PRECEDENCE[e.op]
     if isinstance(e, (ir.Assign, ir.Conditional)):
@@ -58,7 +83,7 @@ def _needs_clarity(parent: str, child: ir.Expr) -> bool:
     """Parentheses gcc's -Wparentheses asks for, though precedence does not need them."""
     if parent in _BITWISE and isinstance(child, ir.Unary) and child.op == "!":
         return True
-    if not isinstance(child, ir.Binary):
+    if not isinstance(child, ir.Binary) or _gpu_shift(child):
         return False
     if parent in _COMPARE and child.op in _COMPARE:
         return True
@@ -111,6 +136,9 @@ def _expr(e: ir.Expr) -> str:
         return e.var if not e.dim else f"{e.var}.{e.dim}"
     if isinstance(e, ir.BuiltinVector):
         return e.var
+    if _gpu_shift(e):
+        operands = (e.lhs, e.rhs) if isinstance(e, ir.Binary) else (e.target, e.value)
+        return f"{GPU_SHIFTS[e.op]}({print_expr(operands[0], 2)}, {print_expr(operands[1], 2)})"
     if isinstance(e, ir.Binary):
         p = PRECEDENCE[e.op]
         sep = ", " if e.op == "," else f" {e.op} "

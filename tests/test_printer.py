@@ -80,8 +80,23 @@ def test_minimal_parentheses():
 def test_clarity_parentheses_for_gcc():
     a, b, c = ir.Name("a"), ir.Name("b"), ir.Name("c")
     assert print_expr(ir.Binary("||", ir.Binary("&&", a, b), c)) == "(a && b) || c"
-    assert print_expr(ir.Binary("<<", ir.Binary("+", a, b), c)) == "(a + b) << c"
+    assert print_expr(ir.Binary("<<", ir.Binary("+", a, b), ir.Literal("3"))) == "(a + b) << 3"
     assert print_expr(ir.Binary("&", ir.Binary("==", a, b), c)) == "(a == b) & c"
+
+
+def test_shifts_by_counts_that_may_reach_the_width_print_as_gpu_shifts():
+    # Issue 18.7: a GPU shifts every bit out where x86 masks the count; counts provably below 32
+    # (a literal, or masked by one) print as written.
+    a, b, c = ir.Name("a"), ir.Name("b"), ir.Name("c")
+    assert print_expr(ir.Binary("<<", a, ir.Literal("31"))) == "a << 31"
+    assert print_expr(ir.Binary(">>", a, ir.Binary("&", c, ir.Literal("0x1f")))) == "a >> (c & 0x1f)"
+    assert print_expr(ir.Binary("<<", a, ir.Literal("32"))) == "moccuda::shl(a, 32)"
+    assert print_expr(ir.Binary(">>", ir.Binary("+", a, b), c)) == "moccuda::shr(a + b, c)"
+    assert print_expr(ir.Binary("|", ir.Binary("<<", a, c), b)) == "moccuda::shl(a, c) | b"
+    assert print_expr(ir.Binary("*", ir.Binary("<<", a, ir.Binary("-", b, c)), c)) == "moccuda::shl(a, b - c) * c"
+    assert print_expr(ir.Assign("<<=", a, c)) == "moccuda::shl_assign(a, c)"
+    assert print_expr(ir.Assign(">>=", ir.Index(a, b), ir.Binary(",", b, c))) == "moccuda::shr_assign(a[b], (b, c))"
+    assert print_expr(ir.Assign(">>=", a, ir.Literal("1"))) == "a >>= 1"
 
 
 def test_declarators():

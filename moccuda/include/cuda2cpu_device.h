@@ -273,6 +273,64 @@ inline bool prefetch_span(const T *base, First first, Last last, unsigned thread
     return true;
 }
 
+/* x << n, x >> n, x <<= n and x >>= n as the GPU computes them, for counts the translator cannot
+ * prove below the width of x's promoted type.  PTX's shl/shr clamp the count: every bit is
+ * shifted out, giving 0 (or, for >> of a negative signed value, -1), where x86 masks the count
+ * (x << 32 == x) and C++ leaves it undefined.  One compare each; class types with their own
+ * operators shift as they define.  The compound forms give the value stored (not the lvalue: a
+ * volatile one would be read again). */
+template <class Value, class Count>
+constexpr bool gpu_shift_applies = std::is_integral<Value>::value
+                                   && (std::is_integral<Count>::value || std::is_enum<Count>::value);
+
+template <class T, class C>
+inline auto shl(T x, C n) -> decltype(x << n)
+{
+    using R = decltype(x << n);
+    if constexpr (gpu_shift_applies<R, C>)
+        return static_cast<unsigned long long>(n) < sizeof(R) * 8 ? R(x << n) : R(0);
+    else
+        return x << n;
+}
+
+template <class T, class C>
+inline auto shr(T x, C n) -> decltype(x >> n)
+{
+    using R = decltype(x >> n);
+    if constexpr (gpu_shift_applies<R, C> && std::is_signed<R>::value)
+        return R(x >> (static_cast<unsigned long long>(n) < sizeof(R) * 8 ? static_cast<unsigned>(n) : sizeof(R) * 8 - 1));
+    else if constexpr (gpu_shift_applies<R, C>)
+        return static_cast<unsigned long long>(n) < sizeof(R) * 8 ? R(x >> n) : R(0);
+    else
+        return x >> n;
+}
+
+template <class T, class C>
+inline typename std::remove_cv<T>::type shl_assign(T &x, C n)
+{
+    using Plain = typename std::remove_cv<T>::type;
+    if constexpr (gpu_shift_applies<decltype(+x), C>) {
+        const Plain value = static_cast<Plain>(shl(static_cast<Plain>(x), n));
+        x = value;
+        return value;
+    } else {
+        return x <<= n;
+    }
+}
+
+template <class T, class C>
+inline typename std::remove_cv<T>::type shr_assign(T &x, C n)
+{
+    using Plain = typename std::remove_cv<T>::type;
+    if constexpr (gpu_shift_applies<decltype(+x), C>) {
+        const Plain value = static_cast<Plain>(shr(static_cast<Plain>(x), n));
+        x = value;
+        return value;
+    } else {
+        return x >>= n;
+    }
+}
+
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner
  * team over the block's threads, together about the OpenMP thread count (OMP_NUM_THREADS).
  * Nested parallelism is enabled while the object lives and restored after. */
