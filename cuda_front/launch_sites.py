@@ -192,20 +192,22 @@ def _block_extent(config: ci.Cursor, scan: _Scan, depth: int = 0) -> tuple[int |
     if canonical.kind in (ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
                           ci.TypeKind.LONGLONG, ci.TypeKind.ULONGLONG, ci.TypeKind.SHORT, ci.TypeKind.USHORT):
         value = clang_ext.evaluate(c)
-        return (value if isinstance(value, int) else None, 1, 1)
+        return (value if isinstance(value, int) and value > 0 else None, 1, 1)
     if c.kind == K.CALL_EXPR and c.spelling == "dim3":
         args = [a for a in c.get_children() if a.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
         if len(args) == 1 and "dim3" in args[0].type.get_canonical().spelling:
             return _block_extent(args[0], scan, depth + 1)
         if len(args) != 3:
             return unknown
+        # Each size is what clang evaluates, a defaulted argument (dim3's `= 1`) included, and
+        # unknown otherwise.  Nothing is read from source extents: inside a macro argument (a
+        # launch in PyTorch's AT_DISPATCH lambda) a written argument's extent is empty too, and
+        # taking it for a default made blockDim 1, so every thread looked like thread 0 to the
+        # barrier analyses.  An extent of 1 is the strongest fact there is; only a proof gives it.
         dims = []
         for a in args:
-            if a.extent.start.line == 0 or a.extent.start.offset == a.extent.end.offset:
-                dims.append(1)  # a defaulted argument
-            else:
-                value = clang_ext.evaluate(_strip(a))
-                dims.append(value if isinstance(value, int) else None)
+            value = clang_ext.evaluate(_strip(a))
+            dims.append(value if isinstance(value, int) and value > 0 else None)
         return tuple(dims)
     if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind == K.VAR_DECL:
         var = c.referenced

@@ -321,3 +321,52 @@ int main() {
     assert facts["k"].distinct == {frozenset({"x", "y"})}
     assert facts["k"].block_extent == (16, None, 1)
     assert facts["never"] == launch_sites.NO_FACTS
+
+
+def test_launch_site_in_a_macro_argument_gives_its_real_block_size(tmp_path):
+    """A launch written in a macro argument (PyTorch's AT_DISPATCH lambdas, error-check macros)
+    has argument cursors with empty source extents: they once read as dim3's defaulted `= 1`, so
+    blockDim was "proven" 1 and every thread looked like thread 0 to the barrier analyses.  Only
+    what clang evaluates is a block size; anything else is unknown."""
+    cu = tmp_path / "m.cu"
+    cu.write_text("""#include <cuda_runtime.h>
+#define BLOCK 64
+#define LAUNCH(...) do { __VA_ARGS__ } while (0)
+__global__ void a(float *x) {}
+__global__ void b(float *x) {}
+__global__ void c(float *x) {}
+int main(int argc, char **argv) {
+    float *p;
+    cudaMalloc(&p, 64);
+    LAUNCH(a<<<3, BLOCK>>>(p););
+    LAUNCH(b<<<3, dim3(16, 4)>>>(p););
+    int dynamic = argc * 32;
+    LAUNCH(c<<<3, dim3(dynamic, BLOCK / 32)>>>(p););
+}
+""")
+    unit = parse_file(cu, TranslateOptions())
+    facts = launch_sites.analyze(unit.tu, tr.scan_unit(unit).kernels)
+    assert facts["a"].block_extent == (64, 1, 1)
+    assert facts["b"].block_extent == (16, 4, 1)
+    assert facts["c"].block_extent == (None, 2, 1)
+
+
+def test_barrier_kept_when_the_launch_is_in_a_macro(tmp_path):
+    """The barrier between every thread's read of red[0] and the writes red[threadIdx.x] orders a
+    cross-thread conflict, wherever the launch is written."""
+    effects, facts = effects_of("""
+#define BLOCK 64
+#define LAUNCH(...) do { __VA_ARGS__ } while (0)
+__global__ void k(float *y) {
+    __shared__ float red[BLOCK];
+    red[threadIdx.x] = 1.0f;
+    __syncthreads();
+    const float rmax = red[0];
+    __syncthreads();
+    red[threadIdx.x] = rmax;
+    y[threadIdx.x] = red[1];
+}
+int main() { float *y; cudaMalloc(&y, 256); LAUNCH(k<<<1, BLOCK>>>(y);); }
+""", tmp_path)
+    assert facts.extents == (64, 1, 1)
+    assert ("read red[0]", "write red[threadIdx.x]") in conflicts_text(effects[1], facts)

@@ -194,6 +194,27 @@ def test_host_device_checks_accept_cpu_tensors(probe):
     assert probe.device_checks(torch.ones(1)) == [True, True, True]
 
 
+# ------------------------------------------------------------------- launches in a dispatch macro
+
+
+@pytest.fixture(scope="module")
+def row_softmax(build_root):
+    directory = build_root / "row_softmax"
+    directory.mkdir()
+    return moccuda.torch.load("row_softmax", [str(PROGRAMS / "torch" / "row_softmax.cu")],
+                              build_directory=str(directory))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_row_softmax_launched_in_dispatch_lambda(row_softmax, dtype):
+    """The launch is written inside AT_DISPATCH_FLOATING_TYPES's lambda, a macro argument: its
+    block size once read as 1 (so threadIdx.x as 0), barrier-elim called the reuse of the shared
+    reduction buffer thread-private and removed the barrier after `rmax = red[0]`."""
+    gen = torch.Generator().manual_seed(3)
+    x = torch.randn(37, 300, generator=gen, dtype=dtype) * 4
+    torch.testing.assert_close(row_softmax.softmax(x), torch.softmax(x, 1), rtol=1e-4, atol=1e-6)
+
+
 # ------------------------------------------------------------------------------------ errors
 
 
