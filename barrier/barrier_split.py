@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import networkx as nx
 
 from barrier.effects import is_pure_function
-from barrier.liveness import assigned_symbols, fresh_name, per_thread_array_type, used_symbols, without_unused_decls
+from barrier.liveness import assigned_symbols, fresh_name, per_thread_storage_type, used_symbols, without_unused_decls
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error
 from transpiler.passes import PassContext, map_kernels, register, split_unsupported
@@ -160,7 +160,7 @@ class BarrierSplit:
             if decl.type.endswith("&") or "&&" in decl.type:
                 raise split_unsupported(decl.loc, "a reference variable that lives across __syncthreads()")
             name = fresh_name(f"{decl.name}_per_thread", used_names)
-            type_ = per_thread_array_type(decl.type, MAX_THREADS_PER_BLOCK)
+            type_ = per_thread_storage_type(decl.type, MAX_THREADS_PER_BLOCK)
             storage_sym = ctx.fresh_sym(name, type_, "local", decl.loc)
             storage_decls.append(ir.VarDecl(storage_sym, name, type_, loc=decl.loc))
             storage[sym] = ir.KeptVar(sym, decl.name, decl.type, name, loc=decl.loc)

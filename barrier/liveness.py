@@ -29,6 +29,59 @@ def per_thread_array_type(type_spelling: str, threads: int) -> str:
     return f"{base}[{threads}]"
 
 
+#: Bytes of the types whose size the translation knows without the C++ compiler.
+_KNOWN_SIZES = {
+    "bool": 1, "char": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2, "int": 4,
+    "unsigned int": 4, "unsigned": 4, "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8,
+    "float": 4, "double": 8, "size_t": 8, "__half": 2, "__nv_bfloat16": 2, "__half2": 4, "__nv_bfloat162": 4,
+}
+for _base, _size in (("char", 1), ("short", 2), ("int", 4), ("long", 8), ("longlong", 8), ("float", 4), ("double", 8)):
+    for _n in (1, 2, 3, 4):
+        _KNOWN_SIZES[f"{_base}{_n}"] = _KNOWN_SIZES[f"u{_base}{_n}"] = _size * _n
+
+#: Per-thread storage up to this many bytes per thread is a plain array in the block's stack
+#: frame; above (or where the size is not known here), ``moccuda::PerThread`` decides with the
+#: C++ compiler's ``sizeof`` and puts more than 64 KiB per block on the heap.  64 bytes x 1024
+#: threads = 64 KiB: a kernel keeping a dozen such values stays far below the smallest usual
+#: thread stack (2 MiB), and scalars, pointers and vectors up to ``double4`` stay plain arrays
+#: that gcc vectorizes through.  The same limit is MOCCUDA_KEPT_STACK_BYTES in cuda2cpu_device.h.
+SMALL_PER_THREAD_BYTES = 64
+
+
+def known_size(type_spelling: str) -> int | None:
+    """``sizeof`` of a type spelled with builtin, vector and pointer types and constant array
+    extents (``float[4]``: 16), or None."""
+    base = type_spelling.replace("const ", "").replace("volatile ", "").strip()
+    if "(*" in base or base.endswith("*"):
+        return 8  # a pointer (to an array, a function)
+    count = 1
+    while base.endswith("]") and "[" in base:
+        i = base.rindex("[")
+        extent = base[i + 1:-1].strip()
+        if not extent.isdigit():
+            return None
+        count *= int(extent)
+        base = base[:i].rstrip()
+    if base.endswith("*"):
+        return 8 * count  # an array of pointers
+    size = _KNOWN_SIZES.get(base)
+    return None if size is None else size * count
+
+
+def per_thread_storage_type(type_spelling: str, threads: int) -> str:
+    """The type of per-block storage holding one ``type_spelling`` per thread: a plain array when
+    the type is known to be small (:data:`SMALL_PER_THREAD_BYTES`), else ``moccuda::PerThread``,
+    which keeps large storage off the stack."""
+    size = known_size(type_spelling)
+    if size is not None and size <= SMALL_PER_THREAD_BYTES:
+        return per_thread_array_type(type_spelling, threads)
+    base = type_spelling
+    for qualifier in ("const ", "volatile "):
+        if base.startswith(qualifier):
+            base = base[len(qualifier):]
+    return f"moccuda::PerThread<{base}, {threads}>"
+
+
 def assigned_variable(n: ir.Node) -> int | None:
     """The variable ``n`` assigns, increments or takes the address of, if ``n`` does: ``v = e``,
     ``v.x += e`` and ``&v.y`` all change (or may change) ``v``."""

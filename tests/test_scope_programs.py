@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from barrier.liveness import per_thread_storage_type
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from transpiler.cli import main as cuda2cpu_main
@@ -38,3 +39,20 @@ def test_kernel_library_names_an_explicit_specialization(tmp_path, capsys):
 @covers("Preprocessor", "#define / #undef inside a kernel or __device__ function body (in effect for the host code after it)")
 def test_macros_defined_in_kernel_bodies_hold_after_them(tmp_path):
     assert_passes("kernel_macros", tmp_path, 2)
+
+
+@covers("Kernels and memory", "large per-thread array live across __syncthreads (32 KiB x 256 threads)",
+        note="kept values over 64 bytes per thread live in a buffer of the OpenMP thread, reused by later blocks")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_large_per_thread_array_across_a_barrier_is_not_on_the_stack(threads, tmp_path):
+    assert_passes("large_kept_array", tmp_path, threads)
+
+
+def test_small_kept_values_stay_plain_arrays():
+    """Scalars, pointers, vectors and arrays up to 64 bytes keep a plain array (gcc vectorizes
+    through it); larger or unknown sizes go to moccuda::PerThread, which decides by sizeof."""
+    assert per_thread_storage_type("const float", 1024) == "float[1024]"
+    assert per_thread_storage_type("double[8]", 1024) == "double[1024][8]"
+    assert per_thread_storage_type("float4", 1024) == "float4[1024]"
+    assert per_thread_storage_type("double[9]", 1024) == "moccuda::PerThread<double[9], 1024>"
+    assert per_thread_storage_type("T", 1024) == "moccuda::PerThread<T, 1024>"

@@ -16,6 +16,7 @@
 #include <time.h>
 #ifndef __CUDA2CPU_PARSE__
 #include <limits>
+#include <new>
 #include <type_traits>
 /* NestedTeams calls the OpenMP runtime (translated programs are always built with OpenMP on).
  * With g++, through <omp.h>: a program including it later (PyTorch's ATen/Parallel.h does) must
@@ -330,6 +331,110 @@ inline typename std::remove_cv<T>::type shr_assign(T &x, C n)
         return x >>= n;
     }
 }
+/* Per-block storage of one T per thread, for a variable that lives across a barrier
+ * (barrier-split's kept values; it gives small types of known size a plain array instead).
+ * Up to MOCCUDA_KEPT_STACK_BYTES it is an array in the block's stack frame, as fast as storage
+ * gets.  Above, it is a buffer of the OpenMP thread's own, reused by the later blocks and launches
+ * the thread runs: `unsigned char state[32768]` kept for 1024 threads is 32 MiB, beyond any
+ * thread's stack.  Only the pages of the threads a block has are touched.  Elements are default-
+ * initialized, as in an array. */
+#ifndef MOCCUDA_KEPT_STACK_BYTES
+#define MOCCUDA_KEPT_STACK_BYTES (64u * 1024u)
+#endif
+
+namespace detail {
+/* The OpenMP thread's free per-thread storage buffers: a block takes one and gives it back. */
+struct KeptBuffers {
+    struct Buffer {
+        void *data;
+        size_t size;
+    };
+    Buffer free_[8];
+    int count = 0;
+    ~KeptBuffers()
+    {
+        for (int i = 0; i < count; ++i)
+            ::free(free_[i].data);
+    }
+    static KeptBuffers &of_this_thread()
+    {
+        static thread_local KeptBuffers buffers;
+        return buffers;
+    }
+    void *take(size_t bytes)
+    {
+        for (int i = 0; i < count; ++i)
+            if (free_[i].size >= bytes) {
+                void *data = free_[i].data;
+                free_[i] = free_[--count];
+                return data;
+            }
+        void *data = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!data) {
+            fprintf(stderr, "MocCUDA: out of memory for %zu bytes of per-thread storage\n", bytes);
+            abort();
+        }
+        return data;
+    }
+    void give_back(void *data, size_t bytes)
+    {
+        if (count == 8) {
+            ::free(free_[0].data);
+            free_[0] = free_[--count];
+        }
+        free_[count++] = Buffer{data, bytes};
+    }
+};
+}  // namespace detail
+
+template <class T, unsigned Threads, bool OnStack = (sizeof(T) * Threads <= MOCCUDA_KEPT_STACK_BYTES)>
+class PerThread;
+
+template <class T, unsigned Threads>
+class PerThread<T, Threads, true> {
+public:
+    T &operator[](unsigned thread) { return data_[thread]; }
+
+private:
+    T data_[Threads];
+};
+
+template <class T, unsigned Threads>
+class PerThread<T, Threads, false> {
+    using Element = typename std::remove_all_extents<T>::type;
+    static constexpr size_t elements = sizeof(T) / sizeof(Element) * Threads;
+
+public:
+    PerThread() : data_(static_cast<T *>(detail::KeptBuffers::of_this_thread().take(sizeof(T) * Threads)))
+    {
+        construct(std::is_trivially_default_constructible<Element>());
+    }
+    ~PerThread()
+    {
+        destroy(std::is_trivially_destructible<Element>());
+        detail::KeptBuffers::of_this_thread().give_back(data_, sizeof(T) * Threads);
+    }
+    PerThread(const PerThread &) = delete;
+    PerThread &operator=(const PerThread &) = delete;
+    T &operator[](unsigned thread) { return data_[thread]; }
+
+private:
+    void construct(std::true_type) {}
+    void construct(std::false_type)
+    {
+        Element *first = reinterpret_cast<Element *>(data_);
+        for (size_t i = 0; i < elements; ++i)
+            new (static_cast<void *>(first + i)) Element;
+    }
+    void destroy(std::true_type) {}
+    void destroy(std::false_type)
+    {
+        Element *first = reinterpret_cast<Element *>(data_);
+        for (size_t i = 0; i < elements; ++i)
+            first[i].~Element();
+    }
+    T *data_;
+};
 
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner
  * team over the block's threads, together about the OpenMP thread count (OMP_NUM_THREADS).
