@@ -331,6 +331,7 @@ inline typename std::remove_cv<T>::type shr_assign(T &x, C n)
         return x >>= n;
     }
 }
+
 /* Per-block storage of one T per thread, for a variable that lives across a barrier
  * (barrier-split's kept values; it gives small types of known size a plain array instead).
  * Up to MOCCUDA_KEPT_STACK_BYTES it is an array in the block's stack frame, as fast as storage
