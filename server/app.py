@@ -213,6 +213,7 @@ def _wait(proc, conn, timeout_s: float):
 
 async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Semaphore) -> tuple[int, dict]:
     root = os.path.realpath(tempfile.mkdtemp(prefix="cuda2cpu-req-"))
+    mount_point = tempfile.mkdtemp(prefix="cuda2cpu-sandbox-")  # the worker's empty new root (server.sandbox)
     try:
         for name, data in job.files.items():
             fd = os.open(os.path.join(root, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -224,7 +225,8 @@ async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Se
             ctx = _processes()
             ours, theirs = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=worker.serve, daemon=True,
-                               args=(theirs, root, request, int(settings.timeout_s) + 2, settings.memory_mb << 20))
+                               args=(theirs, root, mount_point, request, int(settings.timeout_s) + 2,
+                                     settings.memory_mb << 20))
             await asyncio.to_thread(proc.start)
             theirs.close()
             start = time.monotonic()
@@ -236,6 +238,7 @@ async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Se
         return _interpret(proc.exitcode, result, job, settings)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(mount_point, ignore_errors=True)
 
 
 def _kill(pid: int) -> None:
@@ -249,21 +252,39 @@ def _kill(pid: int) -> None:
 
 
 def _interpret(returncode: int | None, result: dict | None, job: Job, settings: Settings) -> tuple[int, dict]:
-    if result is None or "failure" in result:
-        failure = (result or {}).get("failure")
-        if failure == "memory" or returncode in (-9, -6, -11) or returncode == 137:
-            message = (f"translation ran out of resources (memory limit {settings.memory_mb} MiB, "
-                       f"CPU limit {int(settings.timeout_s) + 2} s) and was stopped")
-        elif returncode == -24:
-            message = f"translation took longer than the time limit of {settings.timeout_s:g} s and was stopped"
-        elif failure == "recursion":
-            message = "the input nests too deeply to translate"
-        else:
-            return 500, answer("", [diag("error", "internal error in cuda2cpu while translating this input "
-                                                  f"({(result or {}).get('detail', 'worker failed')})", job.main)])
-        return 422, answer("", [diag("error", message, job.main)])
-    status = 200 if result["ok"] else 422
-    return status, answer(result["openmp_source"], result["diagnostics"], result.get("explain"))
+    if result is not None and "failure" not in result:
+        status = 200 if result["ok"] else 422
+        return status, answer(result["openmp_source"], result["diagnostics"], result.get("explain"))
+    failure = (result or {}).get("failure")
+    if failure == "memory":
+        message = f"translation ran out of memory (limit {settings.memory_mb} MiB) and was stopped"
+    elif failure == "recursion":
+        message = "the input nests too deeply to translate"
+    elif returncode == -signal.SIGXCPU:
+        message = f"translation used more CPU time than its limit of {int(settings.timeout_s) + 2} s and was stopped"
+    elif failure is None and returncode is not None and returncode < 0:
+        return _died(-returncode, job, settings)
+    elif failure == "sandbox":
+        return 500, answer("", [diag("error", "the translation could not be confined to its sandbox "
+                                              f"({result.get('detail', '')}); nothing was translated", job.main)])
+    else:
+        return 500, answer("", [diag("error", "internal error in cuda2cpu while translating this input "
+                                              f"({(result or {}).get('detail', 'worker failed')})", job.main)])
+    return 422, answer("", [diag("error", message, job.main)])
+
+
+def _died(signum: int, job: Job, settings: Settings) -> tuple[int, dict]:
+    """The answer for a worker that a signal ended (not the service's own time-limit kill)."""
+    try:
+        name = f"{signal.Signals(signum).name} ({signal.strsignal(signum)})"
+    except ValueError:
+        name = f"signal {signum}"
+    if signum in (signal.SIGABRT, signal.SIGSEGV, signal.SIGKILL, signal.SIGBUS):
+        # Under an address-space limit a failed allocation in libclang aborts or faults, and the
+        # kernel's OOM killer sends SIGKILL: say what happened, and what it may mean.
+        return 422, answer("", [diag("error", f"the translation worker was ended by {name}; it may have "
+                                              f"reached the memory limit of {settings.memory_mb} MiB", job.main)])
+    return 500, answer("", [diag("error", f"the translation worker was ended by {name}", job.main)])
 
 
 # ---------------------------------------------------------------------------- the app

@@ -34,6 +34,14 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    from server.sandbox import probe
+
+    problem = probe()
+    if problem:  # never translate unconfined: the include scanner alone can be bypassed
+        print(f"cuda2cpu serve: error: translations cannot be sandboxed on this machine ({problem}); "
+              "the service needs mount namespaces (run as root, or allow unprivileged user namespaces: "
+              "sysctl kernel.unprivileged_userns_clone=1)", file=sys.stderr)
+        return 1
     settings = {"max_upload_kb": args.max_upload_kb, "max_files": args.max_files, "timeout_s": args.timeout_s,
                 "memory_mb": args.memory_mb, "token": args.token or None}
     os.environ["CUDA2CPU_SERVER_SETTINGS"] = json.dumps(settings)  # read by every uvicorn worker

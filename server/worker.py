@@ -4,7 +4,7 @@ The service forks one process per request from a fork server that has imported t
 libclang and the passes are loaded once, not per request); ``serve`` sets CPU and memory limits
 (``resource.setrlimit``), works in the request's temporary directory and sends one answer back
 over a pipe, and the service kills it at its wall-clock limit.  ``python -m server.worker`` does
-the same for a JSON job on stdin, for debugging.  A pathological input can exhaust the worker; it
+the same for JSON jobs on stdin (one a line), for debugging.  A pathological input can exhaust the worker; it
 cannot exhaust or hang the server.  Nothing here executes uploaded code: ``check`` only runs
 ``g++ -fsyntax-only`` on the translated C++.
 
@@ -21,11 +21,15 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-from clang.cindex import LibclangError
+from clang.cindex import LibclangError, conf
+
+from server.sandbox import SandboxUnavailable, Tree, compiler_trees, confine, python_trees
 
 from cuda_front.parse import FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR
 from moccuda.build import include_dir
@@ -35,6 +39,7 @@ from transpiler.passes import default_pipeline
 from transpiler.translate import translate_file
 
 default_pipeline()  # registers every pass now, in the fork server, instead of once per request
+conf.lib  # loads libclang (and the libraries it needs) now: a confined worker could not open them
 
 _GCC_DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<sev>fatal error|error|warning|note): "
                        r"(?P<msg>.*)$")
@@ -91,14 +96,31 @@ def diagnostic_json(d, root: str) -> dict:
             "column": d.loc.column, "message": scrub(d.message, root)}
 
 
+def host_compiler() -> str:
+    """The host C++ compiler as a full path: inside the sandbox ``PATH`` holds nothing to search."""
+    cxx = os.environ.get("CXX", "g++")
+    return shutil.which(cxx) or cxx
+
+
+compiler_trees(host_compiler())  # likewise
+
+
+def sandbox_trees(root: str) -> list[Tree]:
+    """What a worker translating in ``root`` may see (``server.sandbox``)."""
+    return [Tree(root, writable=True), Tree(os.devnull, writable=True),
+            *(Tree(d) for d in system_include_dirs()), *(Tree(p) for p in python_trees()),
+            *(Tree(p) for p in compiler_trees(host_compiler()))]
+
+
 def syntax_check(source: str, main: str, root: str) -> tuple[bool, list[dict]]:
     """Compile the translated C++ with ``-fsyntax-only``; return (ok, compiler diagnostics)."""
     out = Path(root) / (Path(main).stem + ".openmp.cpp")
     out.write_text(source)
-    cxx = os.environ.get("CXX", "g++")
+    cxx = host_compiler()
     cmd = [cxx, "-fsyntax-only", "-fopenmp", "-std=c++17", "-fdiagnostics-plain-output", "-w",
            "-I", str(include_dir()), "-I", root, out.name]
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, errors="replace")
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, errors="replace",
+                          env=dict(os.environ, TMPDIR=root))
     diags = []
     for line in proc.stderr.splitlines():
         m = _GCC_DIAG.match(line)
@@ -163,9 +185,17 @@ def guarded_run(job: dict, root: str) -> dict:
         return {"ok": False, "failure": "internal", "detail": type(exc).__name__}
 
 
-def serve(conn, root: str, job: dict, cpu_s: int, memory_bytes: int) -> None:
-    """Process target: limit this process (and the compiler it may start), run, send the answer."""
+def serve(conn, root: str, mount_point: str, job: dict, cpu_s: int, memory_bytes: int) -> None:
+    """Process target: confine this process to what it may see (``server.sandbox``; an empty
+    directory ``mount_point`` holds the new root), limit it (and the compiler it may start), run,
+    send the answer."""
     os.setsid()  # its own process group: the service kills the group, g++ included
+    try:
+        confine(sandbox_trees(root), mount_point)
+    except (SandboxUnavailable, OSError) as exc:
+        conn.send({"ok": False, "failure": "sandbox", "detail": str(exc)})
+        conn.close()
+        return
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
@@ -176,9 +206,31 @@ def serve(conn, root: str, job: dict, cpu_s: int, memory_bytes: int) -> None:
 
 
 def main() -> int:
+    """Translate the JSON jobs on stdin (one a line) in the current directory, confined as the
+    service does, and print one JSON answer a line."""
     root = os.path.realpath(os.getcwd())
-    sys.stdout.write(json.dumps(guarded_run(json.loads(sys.stdin.read()), root)))
-    return 0
+    jobs = [json.loads(line) for line in sys.stdin.read().splitlines() if line.strip()]
+    mount_point = tempfile.mkdtemp(prefix="cuda2cpu-sandbox-")
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # confined in a child, so that the parent can remove the mount point afterwards
+        os.close(reader)
+        with os.fdopen(writer, "w") as out:
+            try:
+                confine(sandbox_trees(root), mount_point)
+            except (SandboxUnavailable, OSError) as exc:
+                out.write(json.dumps({"ok": False, "failure": "sandbox", "detail": str(exc)}) + "\n")
+                os._exit(1)
+            for job in jobs:
+                out.write(json.dumps(guarded_run(job, root)) + "\n")
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as answers:
+        text = answers.read()
+    _, status = os.waitpid(child, 0)
+    os.rmdir(mount_point)
+    sys.stdout.write(text)
+    return os.waitstatus_to_exitcode(status)
 
 
 if __name__ == "__main__":

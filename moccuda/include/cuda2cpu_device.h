@@ -73,8 +73,11 @@ __device__ unsigned int __activemask(void);
 __device__ unsigned int __match_any_sync(unsigned int mask, int value);
 __device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
 
-/* clang lowers k<<<grid, block, shared, stream>>>(...) to a call of this function. */
+/* clang lowers k<<<grid, block, shared, stream>>>(...) to a call of one of these: the first when it
+ * finds a CUDA 9.2+ toolkit on the machine, the second (the old launch API) when it finds none.  The
+ * parse must not depend on whether a toolkit is installed, so both are declared. */
 extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0, void *stream = 0);
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, size_t shmem = 0, void *stream = 0);
 #endif /* __CUDA2CPU_PARSE__ */
 
 /* A per-thread cycle counter on the GPU; here nanoseconds of a monotonic clock, which serves the
