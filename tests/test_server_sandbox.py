@@ -148,3 +148,15 @@ def test_confined_worker_opens_nothing_outside_its_trees(tmp_path):
     assert outside == [], "\n".join(outside[:20])
     # And the secret was asked for, and not found: the probe ran into the sandbox's wall.
     assert any(str(secret) in line and "ENOENT" in line for line in lines[confined_at:])
+
+
+def test_confined_worker_translates_and_checks_a_launch(tmp_path):
+    """Inside the sandbox no CUDA toolkit is visible, so clang takes the old launch API
+    (cudaConfigureCall): the parse must work either way, and g++ must run confined."""
+    shutil.copyfile(ROOT / "examples" / "vecadd.cu", tmp_path / "vecadd.cu")
+    proc = subprocess.run([sys.executable, "-m", "server.worker"], input='{"main": "vecadd.cu", "check": true}',
+                          capture_output=True, text=True, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          timeout=600)
+    answer = json.loads(proc.stdout)
+    assert answer["ok"] is True, answer
+    assert "vecadd(moccuda::LaunchConfig(" in answer["openmp_source"] or "LaunchConfig" in answer["openmp_source"]
