@@ -29,7 +29,7 @@ INCLUDE_DIR = PACKAGE_DIR / "include"
 #: How each source is compiled.  -Werror=switch: the error tables must name every error code.
 COMPILE_FLAGS = ["-std=c++17", "-O2", "-fPIC", "-pthread", "-Wall", "-Wextra", "-Werror=switch"]
 LIBRARY_NAMES = {"static": "libmoccuda.a", "shared": "libmoccuda.so", "cudart": "libcudart.so.13",
-                 "cublas": "libmoccuda_cublas.so"}
+                 "cublas": "libmoccuda_cublas.so", "cublas_by_path": "libmoccuda_cublas_by_path.so"}
 #: libcudart.so.13 is the shared library again, as programs built by nvcc -cudart shared import it:
 #: that SONAME, and every function in a version node of that name.
 CUDART_VERSION_SCRIPT = """libcudart.so.13 {
@@ -95,7 +95,9 @@ def library_dir() -> Path:
 def build(kind: str = "static") -> Path:
     """Return the path of ``libmoccuda.a`` (kind="static"), ``libmoccuda.so`` (kind="shared"),
     ``libcudart.so.13`` (kind="cudart", the stand-in for CUDA's runtime under nvcc-built programs) or
-    ``libmoccuda_cublas.so`` (kind="cublas"), building it first if it is not up to date.  Raises
+    ``libmoccuda_cublas.so`` (kind="cublas"), or the same cuBLAS without a SONAME (kind="cublas_by_path":
+    a program linked with it records its path, so it runs without a library path; the CUDA toolkit
+    directory's ``libcublas.so`` is this one), building it first if it is not up to date.  Raises
     :class:`BuildError` if compilation fails or (for cuBLAS) OpenBLAS is not installed."""
     if kind not in LIBRARY_NAMES:
         raise ValueError(f"kind must be one of {', '.join(LIBRARY_NAMES)}, not {kind!r}")
@@ -108,8 +110,9 @@ def build(kind: str = "static") -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if the build fails
         if target.exists():  # built by the caller that held the lock before us
             return target
-        if kind == "cublas":
-            return _build_cublas(target)
+        if kind in ("cublas", "cublas_by_path"):
+            _build_cublas(target_dir)
+            return target
         return _build_runtime(target_dir, target)
 
 
@@ -140,23 +143,27 @@ def openblas_dir() -> Path:
     return Path(scipy_openblas32.get_lib_dir())
 
 
-def _build_cublas(target: Path) -> Path:
-    """Compile the cuBLAS library: SONAME ``libcublas.so.13`` with its functions in a version node
-    of that name (what programs built by nvcc import), linked to OpenBLAS with an rpath."""
+def _build_cublas(target_dir: Path) -> None:
+    """Compile the cuBLAS library twice from one object: SONAME ``libcublas.so.13`` with its
+    functions in a version node of that name (what programs built by nvcc import; ``moccuda run``
+    preloads it), and without a SONAME (``cublas_by_path``: what ``-lcublas`` links, so that the
+    program names the file itself and runs without LD_LIBRARY_PATH).  Both have an rpath to OpenBLAS."""
     blas = openblas_dir()
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
+    with tempfile.TemporaryDirectory(dir=target_dir, prefix=".build-") as tmp:
         tmp_path = Path(tmp)
         script = tmp_path / "cublas.map"
         script.write_text("libcublas.so.13 {\n  global: cublas*;\n  local: *;\n};\n")
-        built = tmp_path / target.name
-        _run([_compiler(), *COMPILE_FLAGS, f"-I{INCLUDE_DIR}", "-shared", "-o", str(built), str(CUBLAS_SOURCE),
-              "-Wl,-soname,libcublas.so.13", f"-Wl,--version-script={script}", f"-L{blas}", "-lscipy_openblas",
-              f"-Wl,-rpath,{blas}"])
-        link = tmp_path / "libcublas.so.13"  # what the loader looks for, by SONAME
-        link.symlink_to(target.name)
-        os.replace(link, target.parent / link.name)
-        os.replace(built, target)
-    return target
+        obj = tmp_path / "cublas.o"
+        _run([_compiler(), *COMPILE_FLAGS, f"-I{INCLUDE_DIR}", "-c", str(CUBLAS_SOURCE), "-o", str(obj)])
+        link = [f"-Wl,--version-script={script}", f"-L{blas}", "-lscipy_openblas", f"-Wl,-rpath,{blas}"]
+        versioned = tmp_path / LIBRARY_NAMES["cublas"]
+        by_path = tmp_path / LIBRARY_NAMES["cublas_by_path"]
+        _run([_compiler(), "-shared", "-o", str(versioned), str(obj), "-Wl,-soname,libcublas.so.13", *link])
+        _run([_compiler(), "-shared", "-o", str(by_path), str(obj), *link])
+        soname_link = tmp_path / "libcublas.so.13"  # what the loader looks for, by SONAME
+        soname_link.symlink_to(versioned.name)
+        for built in (soname_link, by_path, versioned):  # the one build() checks for, last
+            os.replace(built, target_dir / built.name)
 
 
 def _compile_all(out_dir: Path) -> list[str]:

@@ -10,7 +10,8 @@ import json
 import os
 import sys
 
-from transpiler import __version__
+from moccuda import build as moccuda_build
+from transpiler import toolkit
 from transpiler.nvcc_flags import UsageError, help_text, parse_args
 
 
@@ -58,14 +59,21 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(help_text())
         return 0
     if inv.show_version:
-        print(f"cuda2cpu {__version__} (CUDA to C++/OpenMP; MocCUDA runtime)")
+        print("\n".join(toolkit.version_lines()))
+        return 0
+    if inv.show_toolkit_dir:
+        try:
+            print(toolkit.toolkit_dir())
+        except moccuda_build.BuildError as exc:
+            print(f"cuda2cpu: error: {exc}", file=sys.stderr)
+            return 1
         return 0
     try:
         explains = driver.run(inv)
     except CompileError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
-    except driver.BuildError as exc:
+    except (driver.BuildError, moccuda_build.BuildError) as exc:
         print(f"cuda2cpu: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

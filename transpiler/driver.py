@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 
 from moccuda import build as moccuda_build
-from transpiler.nvcc_flags import CUDA_RUNTIME_LIBS, Input
+from transpiler import toolkit
+from transpiler.nvcc_flags import CUDA_RUNTIME_LIBS, UNSUPPORTED_CUDA_LIBS, Input
 from transpiler.options import TranslateOptions
 
 
@@ -90,6 +91,22 @@ def _libraries(inv) -> list[str]:
     return [lib for lib in inv.libraries if not (lib.startswith("-l") and lib[2:] in CUDA_RUNTIME_LIBS)]
 
 
+def without_installed_toolkit(inv) -> list[str]:
+    """Drop from ``inv`` the -I/-isystem/-L directories of an installed CUDA toolkit (NVIDIA's
+    headers break the parse and its libraries cannot run here: MocCUDA's stand in for both), and
+    refuse CUDA libraries MocCUDA does not provide.  Returns what was dropped, for -v."""
+    dropped = [d for d in (*inv.include_dirs, *inv.system_include_dirs) if toolkit.is_toolkit_include_dir(d)]
+    dropped += [lib for lib in inv.libraries if lib.startswith("-L") and toolkit.is_toolkit_library_dir(lib[2:])]
+    inv.include_dirs = [d for d in inv.include_dirs if d not in dropped]
+    inv.system_include_dirs = [d for d in inv.system_include_dirs if d not in dropped]
+    inv.libraries = [lib for lib in inv.libraries if lib not in dropped]
+    for lib in inv.libraries:
+        if lib.startswith("-l") and lib[2:] in UNSUPPORTED_CUDA_LIBS:
+            raise BuildError(f"{lib}: MocCUDA has no {UNSUPPORTED_CUDA_LIBS[lib[2:]]} (it provides the CUDA runtime, "
+                             "-lcudart/-lcuda, and cuBLAS, -lcublas)")
+    return dropped
+
+
 def _compile_command(inv, source: Input, path: str, obj: Path, extra_includes: list[str] = ()) -> list[str]:
     """The host compiler command that makes ``obj`` from ``path`` (``source``'s translation for .cu)."""
     common = [inv.opt or "-O3", "-fopenmp", f"-I{moccuda_build.include_dir()}", *_user_flags(inv)]
@@ -100,14 +117,24 @@ def _compile_command(inv, source: Input, path: str, obj: Path, extra_includes: l
     if inv.shared:
         common.append("-fPIC")
     if source.language == "c":
-        return [c_compiler(), *common, *_pre_includes(inv), *inv.compiler_flags, "-c", path, "-o", str(obj)]
+        language = ["-x", "c"] if os.path.splitext(path)[1] not in (".c", ".i") else []
+        return [c_compiler(), *common, *_pre_includes(inv), *inv.compiler_flags, "-c", *language, path, "-o", str(obj)]
     cxx = [host_compiler(inv), f"-std={inv.std or 'c++17'}", *common]
-    if source.language == "cu":  # the .cu's directory: quoted includes the translation left in place
-        cxx += [*moccuda_build.TRANSLATION_COMPILE_FLAGS, f"-I{os.path.dirname(os.path.abspath(source.path))}"]
+    if source.language == "cu":
+        # The .cu's directory, for the quoted includes the translation left in place: searched first,
+        # as for the .cu itself (-iquote comes before every -I), so that no -I directory shadows it.
+        cxx[1:1] = ["-iquote", os.path.dirname(os.path.abspath(source.path))]
+        cxx += moccuda_build.TRANSLATION_COMPILE_FLAGS
         cxx += [f"-I{d}" for d in extra_includes]
-    else:
-        cxx += _pre_includes(inv)
-    return [*cxx, *inv.compiler_flags, "-c", path, "-o", str(obj)]
+        return [*cxx, *inv.compiler_flags, "-c", path, "-o", str(obj)]
+    cxx += _pre_includes(inv)
+    # -x c++ on a .cu (or another suffix the host compiler does not know): C++, as nvcc compiles it.
+    language = ["-x", "c++"] if os.path.splitext(path)[1] not in _CXX_SUFFIXES else []
+    return [*cxx, *inv.compiler_flags, "-c", *language, path, "-o", str(obj)]
+
+
+#: Suffixes g++ and clang++ compile as C++ by themselves.
+_CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".C", ".c++", ".cp", ".CPP", ".ii")
 
 
 def _pre_includes(inv) -> list[str]:
@@ -133,6 +160,14 @@ def _dependency_command(inv, source: Input, kind: str, dep_file: Path | None, ta
     return [*cmd, *inv.compiler_flags, source.path]
 
 
+def _translate_command(inv, source: Input, cpp: Path) -> list[str]:
+    """The translation step as a command line of its own (shown by -v and --dryrun)."""
+    flags = ([f"-I{d}" for d in inv.include_dirs] + [arg for d in inv.system_include_dirs for arg in ("-isystem", d)]
+             + [f"-D{d}" for d in inv.defines] + [f"-U{u}" for u in inv.undefines]
+             + [arg for f in inv.pre_includes for arg in ("-include", f)] + ([f"-std={inv.std}"] if inv.std else []))
+    return ["cuda2cpu", "--emit=openmp", *flags, source.path, "-o", str(cpp)]
+
+
 def _print_warnings(inv, result) -> None:
     """The translation's warnings (a kernel lowered with the fiber fallback, ...), unless -w."""
     if not inv.no_warnings:
@@ -141,7 +176,7 @@ def _print_warnings(inv, result) -> None:
 
 
 def _emit(inv) -> list[dict]:
-    """--emit=openmp: the translations themselves."""
+    """--emit=openmp and -cuda: the translations themselves."""
     from transpiler.translate import translate_file
 
     explains = []
@@ -149,12 +184,28 @@ def _emit(inv) -> list[dict]:
         result = translate_file(source.path, _translate_options(inv, Path(source.path)))
         _print_warnings(inv, result)
         explains.append(result.explain)
-        if inv.output == "-" or (inv.output is None and len(inv.inputs) == 1 and inv.explain != "json"):
+        if inv.emit == "cuda":
+            _preprocessed(inv, source, result, Path(inv.output or Path(source.path).name + ".cpp.ii"))
+        elif inv.output == "-" or (inv.output is None and len(inv.inputs) == 1 and inv.explain != "json"):
             sys.stdout.write(result.source)
         else:
             target = Path(inv.output) if inv.output else Path(Path(source.path).stem + ".omp.cpp")
             _atomic_write_text(target, result.source)
     return explains
+
+
+def _preprocessed(inv, source: Input, result, target: Path) -> None:
+    """-cuda: the translation preprocessed, as nvcc's NAME.cu.cpp.ii is (host C++, compiled as it is)."""
+    work = Path(tempfile.mkdtemp(prefix="cuda2cpu-"))
+    try:
+        cpp = work / (Path(source.path).name + ".cpp")
+        cpp.write_text(result.source)
+        command = _compile_command(inv, source, str(cpp), work / "out.ii", result.include_dirs)
+        command[command.index("-c")] = "-E"
+        _execute(command, inv)
+        _install(work / "out.ii", target, inv)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _object_target(inv, source: Input) -> Path:
@@ -187,9 +238,19 @@ def run(inv) -> list[dict]:
     for source in inv.inputs:
         if not os.path.exists(source.path):
             raise BuildError(f"{source.path}: no such file")
+    if inv.odir and inv.mode == "compile" and not inv.output and not os.path.isdir(inv.odir):
+        raise BuildError(f"-odir {inv.odir}: no such directory")
+    dropped = without_installed_toolkit(inv)
+    if inv.verbose or inv.dryrun:  # nvcc's settings first, as CMake reads them from `nvcc -v`
+        root = toolkit.current_root() if not inv.dryrun else toolkit.planned_root()
+        for line in toolkit.verbose_variables(root):
+            print(f"#$ {line}", file=sys.stderr)
+    if inv.verbose and dropped:
+        print("cuda2cpu: not using an installed CUDA toolkit's " + " ".join(dropped) + " (MocCUDA's headers and "
+              "libraries stand in for it)", file=sys.stderr)
     if inv.verbose and inv.ignored:
         print("cuda2cpu: ignored (they steer only GPU code): " + " ".join(inv.ignored), file=sys.stderr)
-    if inv.emit == "openmp":
+    if inv.emit in ("openmp", "cuda"):  # -cuda: nvcc's "translated source" step, which is ours
         return _emit(inv)
     if inv.emit == "kernel-library":
         from transpiler import kernel_library
@@ -214,19 +275,26 @@ def run(inv) -> list[dict]:
             _install(obj, Path(inv.output or "a_dlink.o"), inv)
             return explains
 
-        objects: list[str] = [s.path for s in inv.inputs if s.language == "object"]
-        for n, source in enumerate(sources):
+        objects: list[str] = []  # in the command line's order, as nvcc links them (main.cu libfoo.a)
+        for n, source in enumerate(inv.inputs):
+            if source.language == "object":
+                objects.append(source.path)
+                continue
             (work / str(n)).mkdir()  # a directory each: a.cu and a.cpp both make a.o (the name ar keeps)
             obj = work / str(n) / (Path(source.path).stem + ".o")
             path, extra_includes = source.path, []
             if source.language == "cu":
-                result = translate_file(source.path, _translate_options(inv, Path(source.path)))
-                _print_warnings(inv, result)
-                explains.append(result.explain)
                 cpp = work / (Path(source.path).name + ".cpp")
-                cpp.write_text(result.source)
-                path, extra_includes = str(cpp), result.include_dirs  # the inlined headers' own includes
-                if inv.keep:
+                if inv.verbose or inv.dryrun:
+                    print("#$ " + shlex.join(_translate_command(inv, source, cpp)), file=sys.stderr)
+                if not inv.dryrun:
+                    result = translate_file(source.path, _translate_options(inv, Path(source.path)))
+                    _print_warnings(inv, result)
+                    explains.append(result.explain)
+                    cpp.write_text(result.source)
+                    extra_includes = result.include_dirs  # the inlined headers' own includes
+                path = str(cpp)
+                if inv.keep and not inv.dryrun:
                     kept = Path(inv.keep_dir or (Path(inv.output).parent if inv.output else ".")) / cpp.name
                     shutil.copyfile(cpp, kept)
                     print(f"cuda2cpu: kept the translation of {source.path} as {kept}", file=sys.stderr)
@@ -250,11 +318,18 @@ def run(inv) -> list[dict]:
             return explains
         output = Path(inv.output or "a.out")
         linked = work / output.name
-        runtime = moccuda_build.build("shared" if inv.shared else "static") if not inv.dryrun else Path("libmoccuda.a")
-        # The runtime after the user's libraries: a static library of CUDA code calls into MocCUDA.
+        libraries = _libraries(inv)
+        root = toolkit.planned_root() if inv.dryrun else toolkit.current_root()
+        if not inv.dryrun and any(lib in ("-lcublas", "-lcublas_static") for lib in libraries) \
+                and not toolkit.add_cublas(root):
+            moccuda_build.openblas_dir()  # raises, saying what to install
+        # MocCUDA's runtime as nvcc links CUDA's, from the toolkit directory, whose library directory comes
+        # first (so -lcublas is MocCUDA's too): the static runtime (a shared library links the shared one),
+        # after the user's libraries, as a static library of CUDA code calls into it.
+        runtime = "-lcudart" if inv.shared else "-lcudart_static"
         cmd = [host_compiler(inv), "-fopenmp", *(["-shared"] if inv.shared else []), *objects, "-o", str(linked),
-               *_libraries(inv), str(runtime), *[f"-Wl,{f}" for f in inv.linker_flags], *inv.compiler_flags,
-               *inv.link_args, *moccuda_build.SYSTEM_LINK_FLAGS]
+               toolkit.library_flag_arg(root), *libraries, runtime, *[f"-Wl,{f}" for f in inv.linker_flags],
+               *inv.compiler_flags, *inv.link_args, *moccuda_build.SYSTEM_LINK_FLAGS]
         _execute(cmd, inv)
         _install(linked, output, inv)
         return explains

@@ -146,6 +146,9 @@ OPTIONS: tuple[Opt, ...] = (
     # ------------------------------------------------------------------ driver
     _o("-v", "--verbose", action="const", dest="verbose", help="print the commands run (as #$ lines on stderr)"),
     _o("-dryrun", "--dryrun", action="const", dest="dryrun", help="print the commands, run nothing"),
+    _o("-cuda", "--cuda", action="const", dest="emit", const="cuda",
+       help="write the translated C++ of each .cu instead of building (-o FILE, else NAME.cu.cpp.ii, as nvcc "
+            "names its output)"),
     _o("-keep", "--keep", action="const", dest="keep",
        help="keep the translated C++ of each .cu as NAME.cu.cpp next to the output"),
     _o("-save-temps", "--save-temps", action="const", dest="keep", help="same as --keep"),
@@ -160,6 +163,10 @@ OPTIONS: tuple[Opt, ...] = (
             "--emit=kernel-library: build the kernels of the .cu inputs (no host code, no main) as a shared "
             "library for the program nvcc builds from them, run with `moccuda run --kernels LIB -- ./app` "
             "(-o LIB; default libNAME_kernels.so)"),
+    _o("--toolkit-dir", action="const", dest="show_toolkit_dir", section="own",
+       help="print a directory laid out like a CUDA toolkit (bin/nvcc, include/, lib64/ with libcudart, libcuda "
+            "and libcublas), all cuda2cpu and MocCUDA, making it if needed: for CUDA_DIR=, CUDA_HOME=, PATH= "
+            "and cmake -DCMAKE_CUDA_COMPILER=DIR/bin/nvcc"),
     _o("--explain", action="store", dest="explain", metavar="FMT", optional_value=True, const="text",
        choices=("text", "json"), section="own",
        help="report what the passes did to each kernel (barriers, kept values, hoisted code, "
@@ -270,7 +277,7 @@ OPTIONS = OPTIONS + tuple(
 #: nvcc options whose whole point is a GPU artefact or a GPU tool: refused, with the reason.
 UNSUPPORTED: dict[str, str] = {
     **dict.fromkeys(("-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin", "-optix-ir", "--optix-ir",
-                     "-ltoir", "--ltoir", "-cuda", "--cuda"),
+                     "-ltoir", "--ltoir"),
                     "it asks for GPU code; cuda2cpu makes CPU code (use --emit=openmp for the translated C++)"),
     **dict.fromkeys(("-E", "--preprocess"),
                     "preprocessed CUDA is not useful on a CPU (use --emit=openmp for the translated C++, "
@@ -280,8 +287,14 @@ UNSUPPORTED: dict[str, str] = {
     **dict.fromkeys(("-clean", "--clean-targets"), "delete the outputs yourself"),
 }
 
-#: Libraries the CUDA runtime provided and MocCUDA now does: dropped from the link line.
+#: Libraries the CUDA runtime provided and MocCUDA now does: dropped from the link line (MocCUDA's
+#: runtime is linked instead).  -lcublas is linked, from the toolkit directory (transpiler.toolkit).
 CUDA_RUNTIME_LIBS = {"cudart", "cudart_static", "cudadevrt", "cuda"}
+#: CUDA's other libraries, which MocCUDA does not provide: -lNAME is refused, saying so (an installed
+#: toolkit's would need a GPU).
+UNSUPPORTED_CUDA_LIBS = {"curand": "cuRAND", "curand_static": "cuRAND", "cufft": "cuFFT", "cufft_static": "cuFFT",
+                         "cusparse": "cuSPARSE", "cusolver": "cuSOLVER", "cublasLt": "cuBLASLt",
+                         "nvrtc": "NVRTC", "nvjpeg": "nvJPEG", "nppc": "NPP", "cudnn": "cuDNN"}
 
 BY_NAME: dict[str, Opt] = {name: opt for opt in OPTIONS for name in opt.names}
 JOINED: dict[str, Opt] = {name: opt for opt in OPTIONS if opt.joined for name in opt.names
@@ -341,6 +354,7 @@ class Invocation:
     schedule: str = "auto"
     show_help: bool = False
     show_version: bool = False
+    show_toolkit_dir: bool = False
     ignored: list[str] = field(default_factory=list)  # the GPU-only options given, for -v
 
 
@@ -576,7 +590,7 @@ def parse_args(argv: list[str]) -> Invocation:
 
 def _check(inv: Invocation) -> None:
     """Combinations that cannot work, refused before anything runs."""
-    if inv.show_help or inv.show_version:
+    if inv.show_help or inv.show_version or inv.show_toolkit_dir:
         return
     if not inv.inputs:
         raise UsageError("no input files (see cuda2cpu --help)")
@@ -592,11 +606,15 @@ def _check(inv: Invocation) -> None:
             raise UsageError("--emit=kernel-library writes a shared library: give -o LIB")
         return
     if inv.emit:
+        spelled = "-cuda" if inv.emit == "cuda" else "--emit=openmp"
         if any(i.language != "cu" for i in inv.inputs):
             others = ", ".join(i.path for i in inv.inputs if i.language != "cu")
-            raise UsageError(f"--emit=openmp translates .cu inputs only (not {others}; use -x cu for other names)")
+            raise UsageError(f"{spelled} translates .cu inputs only (not {others}; use -x cu for other names)")
         if inv.output and len(inv.inputs) > 1:
-            raise UsageError("--emit=openmp with -o takes one input (without -o, each goes to NAME.omp.cpp)")
+            default = "NAME.cu.cpp.ii" if inv.emit == "cuda" else "NAME.omp.cpp"
+            raise UsageError(f"{spelled} with -o takes one input (without -o, each goes to {default})")
+        if inv.emit == "cuda":
+            return
         if inv.explain == "json" and (inv.output == "-" or (inv.output is None and len(inv.inputs) == 1)):
             raise UsageError("--explain=json and --emit=openmp would both write to stdout: give -o FILE")
         return

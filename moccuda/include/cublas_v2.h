@@ -7,6 +7,7 @@
  * can stand in for libcublas under programs built by nvcc. */
 #ifndef MOCCUDA_CUBLAS_V2_H
 #define MOCCUDA_CUBLAS_V2_H
+#define CUBLAS_API_H_  /* CUDA's own include guard, which programs test */
 
 #include "cuda_runtime.h"
 #include "library_types.h"

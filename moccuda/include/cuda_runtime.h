@@ -12,6 +12,26 @@
  */
 #ifndef MOCCUDA_CUDA_RUNTIME_H
 #define MOCCUDA_CUDA_RUNTIME_H
+/* The include guard of CUDA's own cuda_runtime.h: headers such as the CUDA samples' helper_cuda.h
+ * test it to see that the runtime API is declared. */
+#define __CUDA_RUNTIME_H__
+
+#ifdef __CUDACC__
+/* nvcc's predefined macros (CUDA 13.0), for a .cu file: the front end parses it with them and its
+ * translation, which keeps the source's #if choices, is compiled with them. */
+#ifndef __NVCC__
+#define __NVCC__ 1
+#endif
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
+#endif
+#ifndef __CUDA_API_VER_MAJOR__
+#define __CUDA_API_VER_MAJOR__ 13
+#define __CUDA_API_VER_MINOR__ 0
+#endif
+#endif
 
 #include "host_defines.h"
 /* Must precede every system header (parse mode only). */

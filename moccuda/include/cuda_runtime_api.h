@@ -10,6 +10,7 @@
  */
 #ifndef MOCCUDA_CUDA_RUNTIME_API_H
 #define MOCCUDA_CUDA_RUNTIME_API_H
+#define __CUDA_RUNTIME_API_H__  /* CUDA's own include guard, which programs test */
 
 #include <stddef.h>
 

@@ -6,6 +6,7 @@
  */
 #ifndef MOCCUDA_DRIVER_TYPES_H
 #define MOCCUDA_DRIVER_TYPES_H
+#define __DRIVER_TYPES_H__  /* CUDA's own include guard, which programs test */
 
 #include <stddef.h>
 

@@ -10,13 +10,6 @@
 #ifndef MOCCUDA_HOST_DEFINES_H
 #define MOCCUDA_HOST_DEFINES_H
 
-#if defined(__cplusplus) && !defined(__CUDA2CPU_PARSE__)
-/* libstdc++ writes __attribute__((__noinline__)) (bits/shared_ptr_base.h).  Once __noinline__ is
- * the macro below that no longer parses, so <memory> is read first: its include guard then keeps
- * the user's own #include <memory> from being read again. */
-#include <memory>
-#endif
-
 #ifdef __CUDA2CPU_PARSE__
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
@@ -47,7 +40,22 @@
 #else
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #endif
-#define __noinline__ __attribute__((noinline))
+/* CUDA's __noinline__ qualifier is also the name of GCC's noinline attribute, which system headers
+ * spell __attribute__((__noinline__)) (glibc's bits/stdio2.h, libstdc++'s shared_ptr_base.h) and
+ * [[__gnu__::__noinline__]].  nvcc and clang (in CUDA mode) make it a keyword; for g++ and clang++
+ * it is a macro that works in both places:
+ *  - "__noinline__ int f()" becomes "__attribute__((__noinline__)) int f()" (a macro's own name in
+ *    its expansion is not expanded again);
+ *  - "__attribute__((__noinline__))" becomes "__attribute__((__attribute__((__noinline__))))": an
+ *    attribute the compiler does not know (and ignores, silently in a system header) whose argument
+ *    is the expression (__noinline__), which names the enumerator below.  The function loses its
+ *    noinline hint, nothing else.
+ * C has no such way (its attribute names cannot be keywords), so in C it is not defined, as nvcc's
+ * headers do not define it for the host compiler. */
+#ifdef __cplusplus
+enum { __noinline__ = 0 };
+#define __noinline__ __attribute__((__noinline__))
+#endif
 #endif
 
 /* Qualifiers with no meaning on the CPU (or for the front end), accepted so that sources using

@@ -1,6 +1,7 @@
 /* MocCUDA: CUDA's library data types (library_types.h), with CUDA's numeric values. */
 #ifndef MOCCUDA_LIBRARY_TYPES_H
 #define MOCCUDA_LIBRARY_TYPES_H
+#define __LIBRARY_TYPES_H__  /* CUDA's own include guard, which programs test */
 
 typedef enum cudaDataType_t {
     CUDA_R_16F = 2, CUDA_C_16F = 6, CUDA_R_16BF = 14, CUDA_C_16BF = 15,

@@ -3,6 +3,7 @@
  * infinities and NaNs are spelled through their bit patterns, as literals cannot express them. */
 #ifndef MOCCUDA_MATH_CONSTANTS_H
 #define MOCCUDA_MATH_CONSTANTS_H
+#define __MATH_CONSTANTS_H__  /* CUDA's own include guard, which programs test */
 
 #include "cuda2cpu_math.h"
 

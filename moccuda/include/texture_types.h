@@ -7,6 +7,7 @@
  */
 #ifndef MOCCUDA_TEXTURE_TYPES_H
 #define MOCCUDA_TEXTURE_TYPES_H
+#define __TEXTURE_TYPES_H__  /* CUDA's own include guard, which programs test */
 
 #include <stddef.h>
 

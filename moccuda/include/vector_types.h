@@ -7,6 +7,7 @@
  */
 #ifndef MOCCUDA_VECTOR_TYPES_H
 #define MOCCUDA_VECTOR_TYPES_H
+#define __VECTOR_TYPES_H__  /* CUDA's own include guard, which programs test */
 
 #include "host_defines.h"
 
