@@ -8,7 +8,8 @@ looked up by mangled name in the kernel libraries (``$MOCCUDA_KERNELS``), which
 with CUDA's runtime linked in statically (nvcc's default) cannot be served, and is refused with
 that reason.
 
-``moccuda info`` prints the emulated device and where the libraries are.  The old flags
+``moccuda info`` prints the emulated device and where the libraries are; ``moccuda toolkit-dir``
+prints a directory laid out like a CUDA toolkit (``cuda2cpu --toolkit-dir``, transpiler.toolkit).  The old flags
 (``--include-dir``, ``--lib-dir``, ``--build``, ``--link-flags``) still work.
 
 Environment (set by ``moccuda run``, or by hand): ``MOCCUDA_KERNELS`` (colon-separated kernel
@@ -126,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "info":
             return _info()
+        if argv and argv[0] == "toolkit-dir":  # a CUDA toolkit layout of cuda2cpu and MocCUDA
+            from transpiler import toolkit
+            print(toolkit.toolkit_dir())
+            return 0
         if argv and argv[0] == "run":
             parser = argparse.ArgumentParser(prog="moccuda run",
                                              description="Run a program built with nvcc -cudart shared on the CPU.")

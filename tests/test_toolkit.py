@@ -345,3 +345,7 @@ def test_clang_as_host_compiler(tmp_path):
     done = cuda2cpu(EXAMPLES / "stencil.cu", "-o", tmp_path / "stencil", env={"CXX": "clang++"})
     assert done.returncode == 0, done.stderr
     assert "PASS" in _program(tmp_path / "stencil")
+def test_moccuda_toolkit_dir_subcommand(toolkit):
+    done = subprocess.run([sys.executable, "-m", "moccuda", "toolkit-dir"], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0 and done.stdout.strip() == str(toolkit), done.stderr
