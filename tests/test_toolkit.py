@@ -289,10 +289,10 @@ def test_the_sources_own_directory_comes_before_include_directories(tmp_path):
     (tmp_path / "src" / "use.cu").write_text(
         '#include <cstdio>\n#include "value.h"\n__global__ void k(int *a) { *a = VALUE; }\n'
         'int main() { int *a; cudaMallocManaged(&a, sizeof(int)); k<<<1, 1>>>(a); cudaDeviceSynchronize();\n'
-        '  std::printf("%d\\n", *a); }\n')
+        '  std::printf("%d %d\\n", *a, VALUE); }\n')
     done = cuda2cpu("-Iother", "src/use.cu", "-o", "use", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert _program(tmp_path / "use") == "7\n"
+    assert _program(tmp_path / "use") == "7 7\n"
 
 
 def test_cublas_links_mocCUDAs(tmp_path):
