@@ -51,6 +51,8 @@ class Settings:
     max_files: int = 16            # files in one upload
     memory_mb: int = 2048          # address space of one worker process
     max_jobs: int = max(1, os.cpu_count() or 1)  # worker processes at once
+    quick_s: float = 2.0           # CPU time after which a translation is "long" (see Lanes)
+    long_jobs: int = 1             # long translations that run at once; the others wait, stopped
 
 
 class RequestError(Exception):
@@ -196,24 +198,70 @@ def _processes():
     return _context
 
 
-def _wait(proc, conn, timeout_s: float):
-    """Block until the worker answers, exits or runs out of time; None when it gave no answer."""
+class Lanes:
+    """Two lanes, so that a few slow requests cannot make every other request wait.
+
+    Every translation starts in the quick lane (``max_jobs`` at once).  One that has used
+    ``quick_s`` seconds of CPU time leaves it for the long lane, where only ``long_jobs`` run at once: the
+    others are stopped (SIGSTOP to the worker's process group) until a long slot frees, then go on
+    where they were.  So macro or include bombs queue behind each other, while a normal request
+    soon finds a quick slot.  The wall-clock limit counts running time only.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.quick = asyncio.Semaphore(settings.max_jobs)
+        self.long = asyncio.Semaphore(settings.long_jobs)
+        self.quick_s = min(settings.quick_s, settings.timeout_s)
+
+
+def _answer_within(conn, seconds: float):
+    """The worker's answer if it comes within ``seconds``; ``_PENDING`` if not; None if it died."""
     try:
-        if conn.poll(timeout_s):
+        if conn.poll(max(seconds, 0.0)):
             return conn.recv()
+        return _PENDING
     except (EOFError, OSError):
-        pass
-    finally:
-        if proc.is_alive():
-            _kill(proc.pid)
-        proc.join()
-        conn.close()
-    return None
+        return None
 
 
-async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Semaphore) -> tuple[int, dict]:
+def _quick_answer(conn, pid: int, quick_s: float):
+    """The worker's answer while it is quick: ``_PENDING`` once it has used ``quick_s`` of CPU time
+    (or five times that of wall time, however busy the machine).  CPU time, so that a normal
+    translation on a loaded machine is not taken for a slow one."""
+    start = time.monotonic()
+    while True:
+        result = _answer_within(conn, 0.05)
+        if result is not _PENDING:
+            return result
+        if _cpu_seconds(pid) >= quick_s or time.monotonic() - start >= 5 * quick_s:
+            return _PENDING
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time used by a process and its waited-for children (g++), from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime, stime, cutime, cstime: fields 14-17 of stat(5), 12-15 after the name.
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+_PENDING = object()
+
+
+def _end(proc, conn) -> None:
+    if proc.is_alive():
+        _kill(proc.pid)
+    proc.join()
+    conn.close()
+
+
+async def run_worker(job: Job, check: bool, settings: Settings, lanes: Lanes) -> tuple[int, dict]:
     root = os.path.realpath(tempfile.mkdtemp(prefix="cuda2cpu-req-"))
     mount_point = tempfile.mkdtemp(prefix="cuda2cpu-sandbox-")  # the worker's empty new root (server.sandbox)
+    proc = ours = None
     try:
         for name, data in job.files.items():
             fd = os.open(os.path.join(root, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -221,7 +269,7 @@ async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Se
                 f.write(data)
         request = {"main": job.main, "pipeline": job.pipeline, "schedule": job.schedule, "disable": job.disable,
                    "lowering": job.lowering, "explain": job.explain, "check": check}
-        async with jobs:
+        async with lanes.quick:
             ctx = _processes()
             ours, theirs = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=worker.serve, daemon=True,
@@ -229,16 +277,33 @@ async def run_worker(job: Job, check: bool, settings: Settings, jobs: asyncio.Se
                                      settings.memory_mb << 20))
             await asyncio.to_thread(proc.start)
             theirs.close()
-            start = time.monotonic()
-            result = await asyncio.to_thread(_wait, proc, ours, settings.timeout_s)
-            elapsed = time.monotonic() - start
-        if result is None and elapsed >= settings.timeout_s:
+            started = time.monotonic()
+            result = await asyncio.to_thread(_quick_answer, ours, proc.pid, lanes.quick_s)
+            ran_s = time.monotonic() - started
+            if result is _PENDING:
+                _signal_group(proc.pid, signal.SIGSTOP)  # waits for a long slot, using no CPU
+        if result is _PENDING:
+            async with lanes.long:
+                _signal_group(proc.pid, signal.SIGCONT)
+                result = await asyncio.to_thread(_answer_within, ours, settings.timeout_s - ran_s)
+        if result is _PENDING:
+            await asyncio.to_thread(_end, proc, ours)
             return 422, answer("", [diag("error", f"translation took longer than the time limit of "
                                                   f"{settings.timeout_s:g} s and was stopped", job.main)])
+        await asyncio.to_thread(_end, proc, ours)
         return _interpret(proc.exitcode, result, job, settings)
     finally:
+        if proc is not None and proc.is_alive():  # the client went away, or the service is stopping
+            _kill(proc.pid)
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(mount_point, ignore_errors=True)
+
+
+def _signal_group(pid: int, signum: int) -> None:
+    try:
+        os.killpg(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _kill(pid: int) -> None:
@@ -362,7 +427,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     app = FastAPI(title="cuda2cpu", version=__version__,
                   description="Translate CUDA C++ to C++ with OpenMP that runs on the MocCUDA runtime.")
-    jobs = asyncio.Semaphore(settings.max_jobs)
+    lanes = Lanes(settings)
 
     async def handle(request: Request, check: bool) -> JSONResponse:
         try:
@@ -372,7 +437,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         refused = refusals(job)
         if refused:
             return JSONResponse(answer("", refused), status_code=422)
-        status, body = await run_worker(job, check, settings, jobs)
+        status, body = await run_worker(job, check, settings, lanes)
         return JSONResponse(body, status_code=status)
 
     @app.post("/v1/transpile", openapi_extra=_BODY_DOC, summary="Translate CUDA to C++/OpenMP")

@@ -9,6 +9,7 @@ import os
 import sys
 
 from server.app import Settings
+from server.protocol import HeaderDeadlineProtocol
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -21,10 +22,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--max-files", type=int, default=Settings.max_files, help="files per upload")
     p.add_argument("--timeout-s", type=float, default=Settings.timeout_s, help="time limit per translation")
     p.add_argument("--memory-mb", type=int, default=Settings.memory_mb, help="memory limit per translation")
+    p.add_argument("--quick-s", type=float, default=Settings.quick_s,
+                   help="a translation that has used this many seconds of CPU moves to the long lane, where "
+                        "--long-jobs run at once and the rest wait (so slow requests cannot block quick ones)")
+    p.add_argument("--long-jobs", type=int, default=Settings.long_jobs, help="long translations run at once")
+    p.add_argument("--header-timeout-s", type=float, default=10.0,
+                   help="close a connection that has not sent a request's headers within this time")
     p.add_argument("--token", default=os.environ.get("CUDA2CPU_TOKEN"),
                    help="require 'Authorization: Bearer TOKEN' on /v1 (default: $CUDA2CPU_TOKEN)")
     args = p.parse_args(argv)
-    for name in ("port", "workers", "max_upload_kb", "max_files", "timeout_s", "memory_mb"):
+    for name in ("port", "workers", "max_upload_kb", "max_files", "timeout_s", "memory_mb", "quick_s", "long_jobs",
+                 "header_timeout_s"):
         if getattr(args, name) <= 0:
             p.error(f"--{name.replace('_', '-')} must be positive")
     return args
@@ -43,11 +51,14 @@ def main(argv: list[str] | None = None) -> int:
               "sysctl kernel.unprivileged_userns_clone=1)", file=sys.stderr)
         return 1
     settings = {"max_upload_kb": args.max_upload_kb, "max_files": args.max_files, "timeout_s": args.timeout_s,
-                "memory_mb": args.memory_mb, "token": args.token or None}
+                "memory_mb": args.memory_mb, "token": args.token or None, "quick_s": args.quick_s,
+                "long_jobs": args.long_jobs}
     os.environ["CUDA2CPU_SERVER_SETTINGS"] = json.dumps(settings)  # read by every uvicorn worker
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    uvicorn.run("server.app:app_from_env", factory=True, host=args.host, port=args.port, workers=args.workers,
-                access_log=False, timeout_graceful_shutdown=args.timeout_s + 5, log_level="info")
+    os.environ["CUDA2CPU_HEADER_TIMEOUT_S"] = str(args.header_timeout_s)  # read by HeaderDeadlineProtocol
+    uvicorn.run("server.app:app_from_env", factory=True, http=HeaderDeadlineProtocol, host=args.host,
+                port=args.port, workers=args.workers, access_log=False,
+                timeout_graceful_shutdown=args.timeout_s + 5, log_level="info")
     return 0
 
 
