@@ -258,7 +258,10 @@ def _end(proc, conn) -> None:
     conn.close()
 
 
-async def run_worker(job: Job, check: bool, settings: Settings, lanes: Lanes) -> tuple[int, dict]:
+async def run_worker(job: Job, check: bool, settings: Settings, lanes: Lanes,
+                     timings: dict[str, float]) -> tuple[int, dict]:
+    """Translate ``job`` in a sandboxed worker; ``timings`` gets the seconds spent waiting for a
+    slot (queue), starting the worker (start) and, from the worker, translating and checking."""
     root = os.path.realpath(tempfile.mkdtemp(prefix="cuda2cpu-req-"))
     mount_point = tempfile.mkdtemp(prefix="cuda2cpu-sandbox-")  # the worker's empty new root (server.sandbox)
     proc = ours = None
@@ -269,7 +272,9 @@ async def run_worker(job: Job, check: bool, settings: Settings, lanes: Lanes) ->
                 f.write(data)
         request = {"main": job.main, "pipeline": job.pipeline, "schedule": job.schedule, "disable": job.disable,
                    "lowering": job.lowering, "explain": job.explain, "check": check}
+        arrived = time.monotonic()
         async with lanes.quick:
+            timings["queue"] = time.monotonic() - arrived
             ctx = _processes()
             ours, theirs = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=worker.serve, daemon=True,
@@ -278,12 +283,15 @@ async def run_worker(job: Job, check: bool, settings: Settings, lanes: Lanes) ->
             await asyncio.to_thread(proc.start)
             theirs.close()
             started = time.monotonic()
+            timings["start"] = started - arrived - timings["queue"]
             result = await asyncio.to_thread(_quick_answer, ours, proc.pid, lanes.quick_s)
             ran_s = time.monotonic() - started
             if result is _PENDING:
                 _signal_group(proc.pid, signal.SIGSTOP)  # waits for a long slot, using no CPU
         if result is _PENDING:
+            stopped = time.monotonic()
             async with lanes.long:
+                timings["long_queue"] = time.monotonic() - stopped
                 _signal_group(proc.pid, signal.SIGCONT)
                 result = await asyncio.to_thread(_answer_within, ours, settings.timeout_s - ran_s)
         if result is _PENDING:
@@ -291,6 +299,8 @@ async def run_worker(job: Job, check: bool, settings: Settings, lanes: Lanes) ->
             return 422, answer("", [diag("error", f"translation took longer than the time limit of "
                                                   f"{settings.timeout_s:g} s and was stopped", job.main)])
         await asyncio.to_thread(_end, proc, ours)
+        if isinstance(result, dict):
+            timings.update(result.get("timings", {}))
         return _interpret(proc.exitcode, result, job, settings)
     finally:
         if proc is not None and proc.is_alive():  # the client went away, or the service is stopping
@@ -437,8 +447,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         refused = refusals(job)
         if refused:
             return JSONResponse(answer("", refused), status_code=422)
-        status, body = await run_worker(job, check, settings, lanes)
-        return JSONResponse(body, status_code=status)
+        timings: dict[str, float] = {}
+        status, body = await run_worker(job, check, settings, lanes, timings)
+        # Where the time went, for clients and load tests (the Server-Timing header, in ms).
+        server_timing = ", ".join(f"{stage};dur={seconds * 1000:.1f}" for stage, seconds in timings.items())
+        return JSONResponse(body, status_code=status, headers={"Server-Timing": server_timing})
 
     @app.post("/v1/transpile", openapi_extra=_BODY_DOC, summary="Translate CUDA to C++/OpenMP")
     async def transpile(request: Request):

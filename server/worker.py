@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from clang.cindex import LibclangError, conf
@@ -144,6 +145,7 @@ def run(job: dict, root: str) -> dict:
                                disabled_passes=tuple(job.get("disable") or ()),
                                lowering=job.get("lowering") or "auto",
                                schedule=job.get("schedule") or "auto")
+    started = time.perf_counter()
     try:
         result = translate_file(os.path.join(root, job["main"]), options)
     except CompileError as exc:
@@ -155,13 +157,16 @@ def run(job: dict, root: str) -> dict:
     outside = [f for f in result.included_files if not may_read(f, root)]
     if outside:
         return _failed([refusal(outside[0], root)])
+    translated = time.perf_counter()
     answer = {"ok": True, "openmp_source": scrub(result.source, root),
               "diagnostics": [diagnostic_json(d, root) for d in result.warnings],
-              "explain": result.explain if job.get("explain") else {}}
+              "explain": result.explain if job.get("explain") else {},
+              "timings": {"translate": translated - started}}
     if job.get("check"):
         ok, diags = syntax_check(result.source, job["main"], root)
         answer["ok"] = ok
         answer["diagnostics"].extend(diags)
+        answer["timings"]["check"] = time.perf_counter() - translated
     return answer
 
 
