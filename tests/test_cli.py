@@ -1,6 +1,7 @@
 """The cuda2cpu command line: nvcc's flags, errors, exit codes, and nothing half-written."""
 
 import dataclasses
+import os
 import re
 import subprocess
 
@@ -310,3 +311,74 @@ def test_objects_library_and_device_link_build_a_program(fill_project):
         done = cuda2cpu(*argv, cwd=tmp_path)
         assert done.returncode == 0, (argv, done.stderr)
     assert subprocess.run([str(tmp_path / "app")], capture_output=True, text=True).stdout == "PASS\n"
+
+
+#: Every kind of output the driver writes, as a command line with OUT for the output's path.
+OUTPUT_KINDS = {
+    "program": ["kern.cu", "-o", "OUT"],
+    "object": ["-c", "kern.cu", "-o", "OUT"],
+    "library": ["-lib", "kern.cu", "-o", "OUT"],
+    "openmp": ["--emit=openmp", "kern.cu", "-o", "OUT"],
+    "kernel library": ["--emit=kernel-library", "kern.cu", "-o", "OUT"],
+    "make rules": ["-M", "kern.cu", "-o", "OUT"],
+    "kept translation": ["-c", "kern.cu", "--keep", "--keep-dir", "OUT", "-o", "kern.o"],
+}
+
+
+def _cuda2cpu_limited(*args, cwd, file_size_limit=None, stdout=subprocess.PIPE):
+    """cuda2cpu with an optional RLIMIT_FSIZE (bytes); Python ignores SIGXFSZ, so a write past it
+    fails with EFBIG ("File too large")."""
+    import os
+    import resource
+    import sys
+
+    from support import ROOT
+
+    def limit():
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    return subprocess.run([sys.executable, "-m", "transpiler.cli", *map(str, args)], cwd=cwd, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, preexec_fn=limit, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+@pytest.mark.parametrize("kind", OUTPUT_KINDS)
+def test_output_in_a_missing_directory_is_an_error(kind, fill_project):
+    # Issue 18: these were "internal error: FileNotFoundError", exit 2.
+    argv = [a.replace("OUT", "missing/out") if a == "OUT" else a for a in OUTPUT_KINDS[kind]]
+    done = cuda2cpu(*argv, cwd=fill_project)
+    assert done.returncode == 1 and "internal error" not in done.stderr, done.stderr
+    assert re.search(r"^cuda2cpu: error: .*missing", done.stderr, re.M), done.stderr
+    assert sorted(p.name for p in fill_project.iterdir()) == ["fill.h", "kern.cu", "main.cpp"]
+
+
+def test_output_that_is_a_directory_is_an_error(fill_project):
+    # It was moved into the directory, under the directory's own name, with exit status 0.
+    (fill_project / "bin").mkdir()
+    for kind in ("program", "openmp"):
+        done = cuda2cpu(*[a.replace("OUT", "bin") for a in OUTPUT_KINDS[kind]], cwd=fill_project)
+        assert done.returncode == 1 and "cuda2cpu: error: cannot write bin: it is a directory" in done.stderr, done.stderr
+        assert list((fill_project / "bin").iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a device that is always full)")
+def test_full_disk_is_an_error(fill_project):
+    for kind in ("object", "openmp"):
+        done = cuda2cpu(*[a.replace("OUT", "/dev/full") for a in OUTPUT_KINDS[kind]], cwd=fill_project)
+        assert done.returncode == 1 and "cannot write /dev/full: No space left on device" in done.stderr, done.stderr
+    for argv in (["--emit=openmp", "kern.cu"], ["-M", "kern.cu"], ["--version"]):
+        with open("/dev/full", "w") as full:
+            done = _cuda2cpu_limited(*argv, cwd=fill_project, stdout=full)
+        assert done.returncode == 1, (argv, done.stderr)
+        assert done.stderr == "cuda2cpu: error: cannot write standard output: No space left on device\n", done.stderr
+
+
+@pytest.mark.parametrize("kind", ["program", "object", "openmp", "make rules"])
+def test_file_too_large_is_an_error_and_leaves_the_old_output(kind, fill_project):
+    argv = [a.replace("OUT", "out") for a in OUTPUT_KINDS[kind]]
+    (fill_project / "out").write_text("old\n")
+    done = _cuda2cpu_limited(*argv, cwd=fill_project, file_size_limit=200)
+    assert done.returncode == 1 and "internal error" not in done.stderr, done.stderr
+    assert re.search(r"^cuda2cpu: error: .*File too large|^cuda2cpu: error: '\S+' failed", done.stderr, re.M), done.stderr
+    assert (fill_project / "out").read_text() == "old\n"
+    assert sorted(p.name for p in fill_project.iterdir()) == ["fill.h", "kern.cu", "main.cpp", "out"]

@@ -43,6 +43,15 @@ def _explain_text(explain: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        status = _run(argv)
+    except OSError as exc:  # --help or --version to a full disk or a closed pipe
+        print(f"cuda2cpu: error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        status = 1
+    return _flush_stdout(report=status == 0) or status
+
+
+def _run(argv: list[str] | None) -> int:
     from transpiler import driver
     from transpiler.diagnostics import CompileError
 
@@ -78,12 +87,25 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # the file system refused (a file the driver did not name itself)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"cuda2cpu: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     except Exception as exc:  # a bug in cuda2cpu: say so, without a traceback unless asked
         if os.environ.get("CUDA2CPU_DEBUG"):
             raise
         print(f"cuda2cpu: internal error: {type(exc).__name__}: {exc} (set CUDA2CPU_DEBUG=1 for a traceback)",
               file=sys.stderr)
         return 2
+    try:
+        _print_explain(inv, explains)
+    except OSError as exc:
+        print(f"cuda2cpu: error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _print_explain(inv, explains: list[dict]) -> None:
     if inv.explain == "json":
         merged = {"kernels": [k for e in explains for k in e.get("kernels", [])],
                   "regions": [r for e in explains for r in e.get("regions", [])]}
@@ -93,7 +115,22 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(merged, indent=2))
     elif inv.explain == "text":
         print("\n".join(_explain_text(e) for e in explains), file=sys.stderr)
-    return 0
+
+
+def _flush_stdout(report: bool) -> int:
+    """0 once what was written to standard output is out, else 1, with a message if ``report``
+    (a full disk, a closed pipe).  Standard output then points at /dev/null, so that Python's own
+    flush at exit does not fail again with a traceback."""
+    try:
+        sys.stdout.flush()
+        return 0
+    except OSError as exc:
+        if report:
+            print(f"cuda2cpu: error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 1
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 Every output is made in a temporary directory and moved into place only when its step
 succeeded, so a failed build leaves no output and no intermediates behind (``--keep`` keeps the
 translated C++ of each ``.cu`` as ``NAME.cu.cpp`` beside the output, or in ``--keep-dir``).
+An output that cannot be written (its directory missing, a full disk, a file-size limit) is a
+:class:`BuildError` naming it, and whatever was there before stays as it was.
 The command line it carries out is a :class:`transpiler.nvcc_flags.Invocation`.
 """
 
@@ -56,28 +58,63 @@ def _execute(cmd: list[str], inv) -> None:
     except FileNotFoundError:
         raise BuildError(f"cannot run '{cmd[0]}': not found (set -ccbin or $CXX)") from None
     sys.stderr.write(done.stderr)
-    sys.stdout.write(done.stdout)
+    _write_stdout(done.stdout)
     if done.returncode != 0:
         raise BuildError(f"'{os.path.basename(cmd[0])}' failed with exit status {done.returncode}")
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it).  A path
-    that exists and is not a regular file (``-o /dev/null``, a pipe) is written in place:
-    renaming over it would replace the device or pipe with a file."""
-    if path.exists() and not path.is_file():
-        with open(path, "w") as f:
-            f.write(text)
-        return
-    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
+def _write_stdout(text: str) -> None:
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        sys.stdout.write(text)
+    except OSError as exc:
+        raise BuildError(f"cannot write standard output: {exc.strerror or exc}") from None
+
+
+def _write_error(path: Path, exc: OSError) -> BuildError:
+    return BuildError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _check_output_path(path: Path) -> None:
+    """A clear error, before any work, for an output that cannot be made: a directory named as
+    the output, or a missing directory to put it in."""
+    if path.is_dir():
+        raise BuildError(f"cannot write {path}: it is a directory")
+    if not path.parent.is_dir():
+        raise BuildError(f"cannot write {path}: no such directory {path.parent}")
+
+
+def _place(path: Path, fill) -> None:
+    """Make ``path`` whole or not at all: ``fill(f)`` writes a temporary binary file beside it,
+    which is renamed over it only when complete (a full disk or a file-size limit leaves no
+    half-written output).  A path that exists and is not a regular file (``-o /dev/null``, a
+    pipe) is written in place: renaming over it would replace the device or pipe with a file.
+    Every failure is a :class:`BuildError` naming ``path``."""
+    try:
+        if path.exists() and not path.is_file():
+            with open(path, "wb") as f:
+                fill(f)
+            return
+        _check_output_path(path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fill(f)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600: the mode a plain open() would have given
         os.replace(tmp, path)
-    except BaseException:
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (see :func:`_place`)."""
+    _place(path, lambda f: f.write(text.encode()))
 
 
 def _user_flags(inv) -> list[str]:
@@ -187,7 +224,7 @@ def _emit(inv) -> list[dict]:
         if inv.emit == "cuda":
             _preprocessed(inv, source, result, Path(inv.output or Path(source.path).name + ".cpp.ii"))
         elif inv.output == "-" or (inv.output is None and len(inv.inputs) == 1 and inv.explain != "json"):
-            sys.stdout.write(result.source)
+            _write_stdout(result.source)
         else:
             target = Path(inv.output) if inv.output else Path(Path(source.path).stem + ".omp.cpp")
             _atomic_write_text(target, result.source)
@@ -199,7 +236,7 @@ def _preprocessed(inv, source: Input, result, target: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix="cuda2cpu-"))
     try:
         cpp = work / (Path(source.path).name + ".cpp")
-        cpp.write_text(result.source)
+        _atomic_write_text(cpp, result.source)
         command = _compile_command(inv, source, str(cpp), work / "out.ii", result.include_dirs)
         command[command.index("-c")] = "-E"
         _execute(command, inv)
@@ -225,9 +262,33 @@ def _dependency_target(inv, source: Input) -> Path:
 
 
 def _install(built: Path, target: Path, inv) -> None:
-    """Move a finished output into place (nothing to move in a dry run)."""
-    if not inv.dryrun:
-        shutil.move(str(built), target)
+    """Put a finished output in place, whole or not at all (nothing to move in a dry run): renamed
+    when it can be, else copied through :func:`_place`, with its mode (an executable stays one)."""
+    if inv.dryrun:
+        return
+    if target.is_file() or not target.exists():
+        _check_output_path(target)
+        try:
+            os.replace(built, target)
+            return
+        except OSError:
+            pass  # another file system: copied below
+
+    def copy(f) -> None:
+        with open(built, "rb") as source:
+            shutil.copyfileobj(source, f)
+
+    _place(target, copy)
+    if target.is_file():
+        try:
+            shutil.copymode(built, target)
+        except OSError as exc:
+            raise _write_error(target, exc) from None
+
+
+def _keep(cpp: Path, kept: Path) -> None:
+    """--keep: a copy of the translation ``cpp`` at ``kept``."""
+    _place(kept, lambda f: f.write(cpp.read_bytes()))
 
 
 def run(inv) -> list[dict]:
@@ -240,6 +301,10 @@ def run(inv) -> list[dict]:
             raise BuildError(f"{source.path}: no such file")
     if inv.odir and inv.mode == "compile" and not inv.output and not os.path.isdir(inv.odir):
         raise BuildError(f"-odir {inv.odir}: no such directory")
+    if inv.output and inv.output != "-" and not inv.dryrun:  # before any work: cannot be written?
+        output = Path(inv.output)
+        if output.is_dir() or not output.exists() or output.is_file():
+            _check_output_path(output)
     dropped = without_installed_toolkit(inv)
     if inv.verbose or inv.dryrun:  # nvcc's settings first, as CMake reads them from `nvcc -v`
         root = toolkit.current_root() if not inv.dryrun else toolkit.planned_root()
@@ -291,12 +356,12 @@ def run(inv) -> list[dict]:
                     result = translate_file(source.path, _translate_options(inv, Path(source.path)))
                     _print_warnings(inv, result)
                     explains.append(result.explain)
-                    cpp.write_text(result.source)
+                    _atomic_write_text(cpp, result.source)
                     extra_includes = result.include_dirs  # the inlined headers' own includes
                 path = str(cpp)
                 if inv.keep and not inv.dryrun:
                     kept = Path(inv.keep_dir or (Path(inv.output).parent if inv.output else ".")) / cpp.name
-                    shutil.copyfile(cpp, kept)
+                    _keep(cpp, kept)
                     print(f"cuda2cpu: kept the translation of {source.path} as {kept}", file=sys.stderr)
             _execute(_compile_command(inv, source, path, obj, extra_includes), inv)
             if inv.deps_compile:

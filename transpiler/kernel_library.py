@@ -470,11 +470,11 @@ def build(inv, sources) -> list[dict]:
             driver._print_warnings(inv, result)
             explains.append(result.explain)
             cpp = work / f"{n}_{Path(source.path).name}.cpp"
-            cpp.write_text(result.source)
+            driver._atomic_write_text(cpp, result.source)
             if inv.keep:
                 kept_name = Path(source.path).with_suffix(".kernels.cpp").name
                 kept = Path(inv.keep_dir or Path(inv.output).parent) / kept_name
-                shutil.copyfile(cpp, kept)
+                driver._keep(cpp, kept)
             obj = work / f"{n}.o"
             cmd = driver._compile_command(inv, source, str(cpp), obj, result.include_dirs)
             cmd[cmd.index("-c"):cmd.index("-c")] = ["-fPIC", "-fvisibility=hidden"]
