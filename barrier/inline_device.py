@@ -1,4 +1,5 @@
-"""Pass ``inline-device``: inline calls to ``__device__`` functions that contain ``__syncthreads()``.
+"""Pass ``inline-device``: inline calls to ``__device__`` functions that contain ``__syncthreads()``
+(or use ``__shared__`` variables).
 
 Requires: ``parallel-loops``.  Guarantees: no thread loop calls a function that synchronizes,
 directly or through its callees, so every barrier of the kernel is visible to the barrier
@@ -12,6 +13,12 @@ declared and initialized from its argument; locals and parameters get names not 
 kernel, so an argument never refers to the parameter that shadows it.  A ``return`` must be the
 last statement of the function; a call in a loop condition or on one side of ``&&``, ``||`` or
 ``?:`` is a located error (it would run a barrier conditionally).
+
+A function that declares ``__shared__`` variables (the block-reduce helper's
+``static __shared__ T warp_sums[32]``) or uses namespace-scope ones is inlined too.  Each such
+declaration is one variable per block, shared by every call of the function in the block: it
+moves to the block level (the ``GridLoop``) once per declaration and instantiated type, under a
+name fresh in the kernel, and every inlined copy refers to it.
 
 Before::
 
@@ -30,8 +37,9 @@ After::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from barrier.parallel_loops import split_shared, with_namespace_shared
 from transpiler import ir
 from transpiler.diagnostics import unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -40,12 +48,14 @@ from transpiler.passes import PassContext, map_kernels, register
 MAX_DEPTH = 16
 
 
-def synchronizing_functions(bodies: dict[str, ir.DeviceFunction]) -> set[str]:
-    """Names of the functions that contain a barrier, directly or through calls."""
+def synchronizing_functions(bodies: dict[str, ir.DeviceFunction], block_storage: set[str] = frozenset()) -> set[str]:
+    """Names of the functions that contain a barrier, directly or through calls; also those
+    that use ``__shared__`` variables (``block_storage``: a name of those is enough) and their
+    callers: all of these are inlined."""
     calls = {name: {ir.callee_name(n.func) for n in fn.body.walk() if isinstance(n, ir.Call)}
              for name, fn in bodies.items()}
     found = {name for name, fn in bodies.items() if ir.contains(fn.body, ir.Barrier)
-             or ir.contains(fn.body, ir.WarpCollective) or _writes_volatile_parameter(fn)}
+             or ir.contains(fn.body, ir.WarpCollective) or _writes_volatile_parameter(fn)} | set(block_storage)
     changed = True
     while changed:
         changed = False
@@ -181,6 +191,12 @@ class Inliner:
     sync: set[str]
     used_names: set[str]
     depth: int = 0
+    #: The kernel's name and symbol for each ``__shared__`` declaration of an inlined function,
+    #: by the declaration's symbol and type (a template's instantiations differ by type): one
+    #: variable per block for all calls, as in CUDA.
+    block_names: dict[tuple[int, str], tuple[str, int]] = field(default_factory=dict)
+    #: Their declarations, hoisted to the block (``GridLoop``) level.
+    hoisted: list[ir.VarDecl] = field(default_factory=list)
 
     def is_sync_call(self, e: ir.Node) -> bool:
         return isinstance(e, ir.Call) and ir.callee_name(e.func) in self.sync
@@ -296,6 +312,16 @@ class Inliner:
             raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes")
         return fn
 
+    def block_variable(self, decl: ir.VarDecl) -> tuple[str, int]:
+        """The kernel's name and symbol for the ``__shared__`` declaration ``decl`` of an inlined
+        function: the same for every call of the function (and instantiation with the same
+        type)."""
+        key = (decl.sym, decl.type)
+        if key not in self.block_names:
+            name = self.fresh(decl.name)
+            self.block_names[key] = (name, self.ctx.fresh_sym(name, decl.type, "shared", decl.loc))
+        return self.block_names[key]
+
     def inline(self, call: ir.Call, result: ir.Name | None) -> list[ir.Stmt]:
         fn = self.function(call)
         if self.depth >= MAX_DEPTH:
@@ -310,6 +336,9 @@ class Inliner:
             raise unsupported(call.loc, f"a call to '{fn.name}' with default arguments, which synchronizes")
         renamed: dict[int, tuple[str, int]] = {}
         for n in list(fn.params) + [d for d in body.walk() if isinstance(d, ir.VarDecl)]:
+            if isinstance(n, ir.VarDecl) and n.storage != "auto":
+                renamed[n.sym] = self.block_variable(n)
+                continue
             new_name = self.fresh(n.name)
             renamed[n.sym] = (new_name, self.ctx.fresh_sym(new_name, n.type, "local", n.loc))
 
@@ -321,6 +350,10 @@ class Inliner:
             return node
 
         body = ir.transform(body, rename)
+        stripped, shared = split_shared(body)
+        body = ir.as_block(stripped)
+        known = {d.sym for d in self.hoisted}
+        self.hoisted.extend(d for d in shared if d.sym not in known)
         body = ir.pass_builtins_to_calls(body, self.ctx.device_builtins)
         stmts = list(body.stmts)
         if stmts and isinstance(stmts[-1], ir.Return):
@@ -358,9 +391,7 @@ class InlineDevice:
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         inliner = Inliner(ctx, sync, used)
         stmts = tuple(inliner.inside(s) if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
-        new_grid = replace(grid, body=replace(grid.body, stmts=stmts))
-        shared = [n for s in stmts if isinstance(s, ir.ThreadLoop) for n in s.walk()
-                  if isinstance(n, ir.VarDecl) and n.storage != "auto"]
-        if shared:
-            raise unsupported(shared[0].loc, "a __shared__ variable inside a __device__ function")
-        return ir.replace_grid_loop(kernel, new_grid)
+        static = tuple(d for d in inliner.hoisted if d.storage == "shared")
+        dynamic = tuple(d for d in inliner.hoisted if d.storage == "shared_dynamic")
+        new_grid = replace(grid, body=replace(grid.body, stmts=static + stmts), dynamic_shared=grid.dynamic_shared + dynamic)
+        return ir.replace_grid_loop(kernel, with_namespace_shared(new_grid, ctx))

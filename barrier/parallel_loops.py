@@ -2,7 +2,8 @@
 
 Requires: a kernel straight from the front end.  Guarantees: the kernel body is one
 :class:`~transpiler.ir.GridLoop` whose body holds the per-block ``__shared__`` declarations
-(hoisted from wherever they were written: they exist once per block) and then one
+(hoisted from wherever they were written: they exist once per block; so do those declared at
+namespace scope that the kernel names) and then one
 :class:`~transpiler.ir.ThreadLoop` with the rest of the body, barriers still in place.
 
 Before::
@@ -62,6 +63,34 @@ def split_shared(body: ir.Stmt) -> tuple[ir.Stmt, list[ir.VarDecl]]:
     return stripped, found
 
 
+def with_namespace_shared(grid: ir.GridLoop, ctx: PassContext) -> ir.GridLoop:
+    """``grid`` with a per-block declaration of each namespace-scope ``__shared__`` variable its
+    body names and does not declare yet (static ones first in the body, ``extern`` ones bound to
+    the launch's dynamic buffer): one copy per block, as CUDA has it, not one global shared by
+    the OpenMP threads."""
+    declared = {d.sym for d in grid.dynamic_shared} | {s.sym for s in grid.body.stmts if isinstance(s, ir.VarDecl)}
+    used = [n.sym for n in grid.walk() if isinstance(n, ir.Name) and n.sym in ctx.namespace_shared]
+    missing = [ctx.namespace_shared[sym] for sym in dict.fromkeys(used) if sym not in declared]
+    if not missing:
+        return grid
+    # A kernel's own variable of the same name (`float buf = ns::buf[0];`) keeps its name; the
+    # per-block one gets a fresh name.
+    names = {n.name for n in grid.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))
+             and n.sym not in ctx.namespace_shared}
+    renamed = {}
+    for d in missing:
+        if d.name in names:
+            renamed[d.sym] = fresh_name(d.name, names)
+    if renamed:
+        missing = [replace(d, name=renamed.get(d.sym, d.name)) for d in missing]
+        grid = ir.transform(grid, lambda n: replace(n, name=renamed[n.sym])
+                            if isinstance(n, ir.Name) and n.sym in renamed else n)
+    static = tuple(d for d in missing if d.storage == "shared")
+    dynamic = tuple(d for d in missing if d.storage == "shared_dynamic")
+    return replace(grid, body=replace(grid.body, stmts=static + grid.body.stmts),
+                   dynamic_shared=grid.dynamic_shared + dynamic)
+
+
 def _thread_copies_of_assigned_params(kernel: ir.Kernel, ctx: PassContext) -> ir.Stmt:
     """The kernel body, where each parameter the body assigns (or takes the address of) is a
     local copy of it: in CUDA every thread has its own parameters, while the lowered kernel's
@@ -107,4 +136,4 @@ class ParallelLoops:
         dynamic = tuple(d for d in shared if d.storage == "shared_dynamic")
         thread_loop = ir.ThreadLoop(ir.as_block(body), loc=kernel.loc)
         grid = ir.GridLoop(ir.Block(static + (thread_loop,), loc=kernel.loc), dynamic, loc=kernel.loc)
-        return replace(kernel, body=grid)
+        return replace(kernel, body=with_namespace_shared(grid, ctx))

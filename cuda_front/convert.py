@@ -89,6 +89,10 @@ class Converter:
         # name.  The declarations are not kept (the barrier lowering may split their scope), so
         # every type spelled with one is written with what it names instead.
         self.local_aliases: dict[str, str] = {}
+        #: ``__shared__`` variables declared at namespace scope that converted code uses, by
+        #: symbol: each is one variable per block, declared in the kernels that use it
+        #: (``parallel-loops``, ``inline-device``) like a ``__shared__`` local.
+        self.namespace_shared: dict[int, ir.VarDecl] = {}
 
     # ---------------------------------------------------------------------------- functions
 
@@ -392,11 +396,30 @@ class Converter:
             return ir.Builtin("warpSize", "", loc=loc)
         ref = cursor.referenced
         sym = 0
+        if ref is not None and is_namespace_shared(ref):
+            return ir.Name(ref.spelling, self.namespace_shared_decl(ref).sym, loc=loc)
         if ref is not None:
             sym = symbol_id(ref)
             if sym not in self.symbols:
                 self.symbols[sym] = ir.Symbol(sym, name, ref.type.spelling, _global_kind(ref), location(ref))
         return ir.Name(self.type_text(_qualified_name(cursor)), sym, loc=loc)
+
+    def namespace_shared_decl(self, ref: ci.Cursor) -> ir.VarDecl:
+        """The per-block declaration that stands for the namespace-scope ``__shared__`` variable
+        ``ref``, under its unqualified name, with its type spelled in full (the kernel may be in
+        another namespace)."""
+        sym = symbol_id(ref)
+        if sym not in self.namespace_shared:
+            extern = ref.storage_class == ci.StorageClass.EXTERN
+            if clang_ext.var_decl_initializer(ref) is not None and not extern:
+                init = clang_ext.var_decl_initializer(ref)
+                if not _implicit_default_construction(init):
+                    raise unsupported(location(ref), "an initializer on a __shared__ variable")
+            type_spelling = ref.type.get_canonical().spelling
+            self.symbols[sym] = ir.Symbol(sym, ref.spelling, type_spelling, "shared", location(ref))
+            self.namespace_shared[sym] = ir.VarDecl(sym, ref.spelling, type_spelling, None,
+                                                    "shared_dynamic" if extern else "shared", loc=location(ref))
+        return self.namespace_shared[sym]
 
     def member(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
@@ -544,6 +567,15 @@ def _is_barrier_call(cursor: ci.Cursor) -> bool:
             return False
         cursor = children[0]
     return cursor.kind == K.CALL_EXPR and cursor.spelling in BARRIER_FUNCTIONS
+
+
+def is_namespace_shared(ref: ci.Cursor) -> bool:
+    """Is ``ref`` a ``__shared__`` variable declared outside any function?"""
+    if ref.kind != K.VAR_DECL or ref.semantic_parent is None:
+        return False
+    if ref.semantic_parent.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+        return False
+    return any(c.kind == K.CUDASHARED_ATTR for c in ref.get_children())
 
 
 def _is_builtin_decl(ref: ci.Cursor | None) -> bool:

@@ -10,6 +10,7 @@ from barrier.liveness import per_thread_storage_type
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from transpiler.cli import main as cuda2cpu_main
+from transpiler.diagnostics import CompileError
 from transpiler.translate import translate_file
 
 SCOPE = PROGRAMS / "scope"
@@ -56,3 +57,46 @@ def test_small_kept_values_stay_plain_arrays():
     assert per_thread_storage_type("float4", 1024) == "float4[1024]"
     assert per_thread_storage_type("double[9]", 1024) == "moccuda::PerThread<double[9], 1024>"
     assert per_thread_storage_type("T", 1024) == "moccuda::PerThread<T, 1024>"
+
+
+@covers("Kernels and memory", "__shared__ variable at namespace scope (also static, and extern __shared__ arrays)",
+        "namespace-scope __shared__ variable used by a __device__ function",
+        note="one copy per block in every kernel that uses it; __device__ functions that use one are inlined")
+@pytest.mark.parametrize("threads", [1, 4])
+def test_namespace_scope_shared_variables_are_one_per_block(threads, tmp_path):
+    assert_passes("namespace_shared", tmp_path, threads)
+
+
+@covers("Kernels and memory", "__shared__ / static __shared__ declared in a __device__ function (block-reduce helper)",
+        note="one variable per block and declaration, shared by every call in the block; the function is inlined")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_shared_variables_of_device_functions_are_one_per_block(threads, tmp_path):
+    assert_passes("device_shared", tmp_path, threads)
+
+
+@covers("Kernels and memory", "namespace-scope __shared__ variable used in a member function or host code",
+        status="not supported", note="located error")
+def test_namespace_scope_shared_variable_outside_device_functions_is_a_located_error(tmp_path):
+    cu = tmp_path / "member.cu"
+    cu.write_text("__shared__ float buf[32];\n"
+                  "struct Acc { __device__ void put(float v) { buf[threadIdx.x] = v; } };\n"
+                  "__global__ void k(float *p) { Acc a; a.put(p[0]); __syncthreads(); p[threadIdx.x] = buf[0]; }\n")
+    with pytest.raises(CompileError) as raised:
+        translate_file(cu)
+    assert f"{cu}:2:45: error: a __shared__ variable at namespace scope used outside kernels" in str(raised.value)
+
+
+def test_namespace_scope_shared_variable_shadowed_in_the_kernel_gets_a_fresh_name(tmp_path):
+    """The kernel's own ``buf`` keeps its name; the per-block copy of ``n::buf`` takes another."""
+    cu = tmp_path / "shadow.cu"
+    cu.write_text("#include <cstdio>\n"
+                  "namespace n { __shared__ float buf[32]; }\n"
+                  "__global__ void k(float *p) {\n"
+                  "    n::buf[threadIdx.x] = threadIdx.x; __syncthreads();\n"
+                  "    { float buf = n::buf[31 - threadIdx.x]; p[threadIdx.x] = buf; }\n"
+                  "}\n"
+                  "int main() { float *d, h[32]; cudaMalloc(&d, sizeof h); k<<<2, 32>>>(d);\n"
+                  "    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+                  "    printf(h[0] == 31 && h[31] == 0 ? \"PASS\\n\" : \"FAIL\\n\"); return 0; }\n")
+    _, run, _ = translate_build_run(cu, tmp_path, threads=2)
+    assert run.stdout.strip() == "PASS", run.stdout + run.stderr

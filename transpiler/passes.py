@@ -75,6 +75,9 @@ class PassContext:
     #: Names of the ``__device__`` functions that synchronize (inlined by ``inline-device``),
     #: including overloaded ones, which have no entry in ``device_bodies``.
     synchronizing: frozenset[str] = frozenset()
+    #: ``__shared__`` variables declared at namespace scope, by symbol (``Converter.namespace_shared``):
+    #: the kernels that use them, directly or through inlined functions, declare them per block.
+    namespace_shared: dict[int, ir.VarDecl] = field(default_factory=dict)
     #: The builtin vectors each translated ``__device__`` function takes as leading arguments.
     device_builtins: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: What the kernel launch sites prove, by kernel name (``cuda_front.launch_sites.LaunchFacts``).

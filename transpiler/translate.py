@@ -24,7 +24,8 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
-from cuda_front.convert import BUILTIN_VARS, Converter, location, specialization_arguments, template_header
+from cuda_front.convert import (BUILTIN_VARS, Converter, is_namespace_shared, location, specialization_arguments,
+                                template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
@@ -64,6 +65,11 @@ class UnitScan:
     device_functions: dict[str, list[ci.Cursor]] = field(default_factory=dict)
     includes: list[ci.Cursor] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)  # user files seen, by name
+    #: ``__shared__`` variables declared at namespace scope (one per block in each kernel).
+    namespace_shared: list[ci.Cursor] = field(default_factory=list)
+    #: Top-level declarations other than kernels and ``__device__`` functions (host code,
+    #: classes, variables): they may not use a namespace-scope ``__shared__`` variable.
+    others: list[ci.Cursor] = field(default_factory=list)
 
 
 def _is_user(cursor: ci.Cursor) -> bool:
@@ -93,6 +99,12 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
                     (scan.kernels if c.is_definition() else scan.kernel_prototypes).append(c)
                 elif K.CUDADEVICE_ATTR in attrs and c.is_definition():
                     scan.device_functions.setdefault(c.spelling, []).append(c)
+                else:
+                    scan.others.append(c)
+            elif c.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(c):
+                scan.namespace_shared.append(c)
+            else:
+                scan.others.append(c)
 
     visit(unit.tu.cursor)
     scan.files[str(unit.path)] = unit.text
@@ -102,20 +114,42 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
 # ------------------------------------------------------------------ device functions needing work
 
 
-def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str], ci.Cursor | None]:
-    """Builtin vectors read, functions called, and the first ``__shared__`` declaration, in ``fn``'s
-    body."""
+def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str]]:
+    """Builtin vectors read and functions called in ``fn``'s body."""
     builtins: set[str] = set()
     calls: set[str] = set()
-    shared = None
     for n in fn.walk_preorder():
         if n.kind == K.DECL_REF_EXPR and n.spelling in BUILTIN_VARS:
             builtins.add(n.spelling)
         elif n.kind == K.CALL_EXPR:
             calls.add(n.spelling)
-        elif n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n) and shared is None:
-            shared = n
-    return builtins, calls, shared
+    return builtins, calls
+
+
+def uses_block_storage(fn: ci.Cursor) -> bool:
+    """Does ``fn`` declare a ``__shared__`` variable or use one declared at namespace scope?  Such
+    a function is inlined into the kernels (``inline-device``), where the variable is one per
+    block and per declaration, shared by every call in the block."""
+    for n in fn.walk_preorder():
+        if n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n):
+            return True
+        if n.kind == K.DECL_REF_EXPR and n.referenced is not None and is_namespace_shared(n.referenced):
+            return True
+    return False
+
+
+def check_namespace_shared_uses(scan: UnitScan) -> None:
+    """A namespace-scope ``__shared__`` variable used outside kernels and ``__device__``
+    functions (in a member function, a lambda's class, host code) would be one variable for all
+    blocks: a located error."""
+    if not scan.namespace_shared:
+        return
+    shared = {c.hash for c in scan.namespace_shared}
+    for top in scan.others:
+        for n in top.walk_preorder():
+            if n.kind == K.DECL_REF_EXPR and n.referenced is not None and n.referenced.hash in shared:
+                raise unsupported(location(n), "a __shared__ variable at namespace scope used outside kernels and "
+                                  "__device__ functions (here, in a member function or host code)")
 
 
 def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
@@ -124,9 +158,7 @@ def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
     for name, overloads in scan.device_functions.items():
         builtins, calls = set(), set()
         for fn in overloads:
-            b, c, shared = _direct_needs(fn)
-            if shared is not None:
-                raise unsupported(location(shared), "a __shared__ variable inside a __device__ function")
+            b, c = _direct_needs(fn)
             builtins |= b
             calls |= c
         direct[name] = (builtins, calls)
@@ -145,11 +177,12 @@ def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
 
 
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
-    """Overloaded device functions that call ``__syncthreads()`` (left out of the analysis bodies;
-    a kernel calling one gets a located error from ``inline-device``)."""
+    """Overloaded device functions that call ``__syncthreads()`` or use ``__shared__`` variables
+    (left out of the analysis bodies; a kernel calling one gets a located error from
+    ``inline-device``)."""
     return {name for name, overloads in scan.device_functions.items() if len(overloads) > 1
-            and any(n.kind == K.CALL_EXPR and n.spelling in ("__syncthreads",) for c in overloads
-                    for n in c.walk_preorder())}
+            and any(uses_block_storage(c) or any(n.kind == K.CALL_EXPR and n.spelling in ("__syncthreads",)
+                                                  for n in c.walk_preorder()) for c in overloads)}
 
 
 def device_bodies_for_analysis(converter: Converter, scan: UnitScan) -> dict[str, ir.DeviceFunction]:
@@ -414,8 +447,11 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     converter = Converter()
     kernels = tuple(converter.kernel(c) for c in scan.kernels)
     bodies = device_bodies_for_analysis(converter, scan)
-    # Functions that synchronize are inlined into the kernels (pass inline-device), not emitted.
-    inlined = synchronizing_functions(bodies) | _overloaded_with_barriers(scan)
+    # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
+    # inline-device), not emitted.
+    check_namespace_shared_uses(scan)
+    block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
+    inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
@@ -427,7 +463,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     program = ir.pass_builtins_to_calls(program, needs)
 
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
-                      device_builtins=needs, synchronizing=frozenset(inlined), launches=launch_sites.analyze(unit.tu, scan.kernels))
+                      device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared, launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}
@@ -456,7 +492,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
             file, start, end = _extent(cursor)
             directives = macro_directives(_file_bytes(scan, file), start, end)
             if name in inlined:
-                text = f"/* {name}: contains __syncthreads(), inlined into the kernels that call it */"
+                text = f"/* {name}: inlined into the kernels that call it (it synchronizes or uses __shared__ memory) */"
                 edits.setdefault(file, []).append(Edit(start, end, text + directives))
             elif name in needs:
                 edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated)) + directives))
