@@ -17,12 +17,22 @@ def contains_return(stmts) -> bool:
     return any(isinstance(n, ir.Return) for s in stmts for n in s.walk())
 
 
+def without_top_level_cv(type_spelling: str) -> str:
+    """``type_spelling`` without its own ``const``/``volatile`` (``const float`` and
+    ``float *const`` lose it; ``const float *``, a pointer to const, keeps it): kept storage is
+    assigned where the variable was initialized."""
+    base = type_spelling.strip()
+    if any(c in base for c in "*&("):
+        while base.endswith((" const", "*const", " volatile", "*volatile")):
+            base = base[:base.rindex("const" if base.endswith("const") else "volatile")].rstrip()
+        return base
+    words = base.split()
+    return " ".join(w for w in words if w not in ("const", "volatile"))
+
+
 def per_thread_array_type(type_spelling: str, threads: int) -> str:
     """The type of per-block storage holding one ``type_spelling`` per thread."""
-    base = type_spelling
-    for qualifier in ("const ", "volatile "):
-        if base.startswith(qualifier):
-            base = base[len(qualifier):]
+    base = without_top_level_cv(type_spelling)
     if base.endswith("]") and "[" in base:
         i = base.index("[")
         return f"{base[:i].rstrip()}[{threads}]{base[i:]}"
@@ -51,7 +61,7 @@ SMALL_PER_THREAD_BYTES = 64
 def known_size(type_spelling: str) -> int | None:
     """``sizeof`` of a type spelled with builtin, vector and pointer types and constant array
     extents (``float[4]``: 16), or None."""
-    base = type_spelling.replace("const ", "").replace("volatile ", "").strip()
+    base = without_top_level_cv(type_spelling).replace("const ", "").replace("volatile ", "").strip()
     if "(*" in base or base.endswith("*"):
         return 8  # a pointer (to an array, a function)
     count = 1
@@ -75,11 +85,7 @@ def per_thread_storage_type(type_spelling: str, threads: int) -> str:
     size = known_size(type_spelling)
     if size is not None and size <= SMALL_PER_THREAD_BYTES:
         return per_thread_array_type(type_spelling, threads)
-    base = type_spelling
-    for qualifier in ("const ", "volatile "):
-        if base.startswith(qualifier):
-            base = base[len(qualifier):]
-    return f"moccuda::PerThread<{base}, {threads}>"
+    return f"moccuda::PerThread<{without_top_level_cv(type_spelling)}, {threads}>"
 
 
 def assigned_variable(n: ir.Node) -> int | None:

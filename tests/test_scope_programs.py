@@ -100,3 +100,26 @@ def test_namespace_scope_shared_variable_shadowed_in_the_kernel_gets_a_fresh_nam
                   "    printf(h[0] == 31 && h[31] == 0 ? \"PASS\\n\" : \"FAIL\\n\"); return 0; }\n")
     _, run, _ = translate_build_run(cu, tmp_path, threads=2)
     assert run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
+def test_pointer_to_const_kept_across_a_barrier_keeps_its_const(tmp_path):
+    """``const T *row`` lives across the barrier: its per-thread storage holds ``const T *`` (only
+    a top-level ``const`` goes, as in ``float *const``); without it g++ rejects the instantiation."""
+    cu = tmp_path / "const_pointer.cu"
+    cu.write_text("#include <cstdio>\n"
+                  "template <typename T> __global__ void k(const T *in, T *out) {\n"
+                  "    __shared__ T s[64];\n"
+                  "    const T *row = in;\n"
+                  "    row += blockIdx.x * 64;\n"
+                  "    float *const dst = out + blockIdx.x * 64;\n"
+                  "    s[threadIdx.x] = row[threadIdx.x];\n"
+                  "    __syncthreads();\n"
+                  "    dst[threadIdx.x] = s[63 - threadIdx.x] + row[threadIdx.x];\n"
+                  "}\n"
+                  "int main() { float h[128], *din, *dout; for (int i = 0; i < 128; ++i) h[i] = i;\n"
+                  "    cudaMalloc(&din, sizeof h); cudaMalloc(&dout, sizeof h);\n"
+                  "    cudaMemcpy(din, h, sizeof h, cudaMemcpyHostToDevice); k<float><<<2, 64>>>(din, dout);\n"
+                  "    cudaMemcpy(h, dout, sizeof h, cudaMemcpyDeviceToHost);\n"
+                  "    printf(h[0] == 63 && h[64] == 127 + 64 ? \"PASS\\n\" : \"FAIL\\n\"); return 0; }\n")
+    _, run, _ = translate_build_run(cu, tmp_path, threads=2)
+    assert run.stdout.strip() == "PASS", run.stdout + run.stderr
