@@ -7,7 +7,8 @@ is tested against.
 
 Which kernels (``PassContext.lowering``):
 
-* ``fallback``: every kernel with a ``__syncthreads()`` (or a ``goto``);
+* ``fallback``: every kernel whose threads synchronize (a ``__syncthreads()``, a warp or block
+  collective, ``volatile`` shared memory of legacy warp-synchronous code) or with a ``goto``;
 * ``auto``: the kernels the split lowering cannot express: a ``goto`` (found here), or what
   ``barrier-interchange``/``barrier-split`` refused with :class:`~transpiler.passes.SplitUnsupported`
   (``run_pipeline`` records the kernel in ``ctx.fallback`` and runs the pipeline again).  Each
@@ -53,6 +54,19 @@ def first_goto(kernel: ir.Kernel) -> ir.Stmt | None:
     return next((n for n in kernel.walk() if isinstance(n, (ir.Goto, ir.Label))), None)
 
 
+def synchronizes(grid: ir.GridLoop) -> bool:
+    """Do the block's threads synchronize: a ``__syncthreads()``, a warp or block collective
+    (``grid.sync()`` is no fiber's business: ``grid-sync`` refuses it in a fiber kernel), or
+    ``volatile`` memory, through which legacy warp-synchronous code exchanges in lockstep?"""
+    for n in grid.walk():
+        if isinstance(n, ir.Barrier) or (isinstance(n, ir.WarpCollective) and n.scope != "grid"):
+            return True
+        type_ = n.type if isinstance(n, (ir.VarDecl, ir.Cast)) else ""
+        if "volatile" in type_ and ("*" in type_ or "[" in type_):
+            return True
+    return False
+
+
 def fallback_reason(kernel: ir.Kernel, ctx: PassContext) -> Diagnostic | None:
     """Why ``kernel`` takes the fiber lowering (a warning to print in ``auto`` mode), or None when
     the split lowering takes it."""
@@ -66,7 +80,7 @@ def fallback_reason(kernel: ir.Kernel, ctx: PassContext) -> Diagnostic | None:
                               "fallback lowering translates them)")
         return None
     if ctx.lowering == "fallback":
-        if jump is not None or ir.contains(grid, ir.Barrier):
+        if jump is not None or synchronizes(grid):
             return Diagnostic("note", kernel.loc, "--lowering=fallback")
         return None
     if kernel.name in ctx.fallback:

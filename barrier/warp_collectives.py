@@ -23,23 +23,34 @@ becomes, in the thread loop:
 ``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
 
 In a kernel ``fiber-lowering`` took (it runs first), the sync point is a
-:class:`~transpiler.ir.FiberBarrier`: the block's fibers run in rounds, each to its next barrier,
-so the lanes of a warp reaching a collective together all write before any reads.  There is no
+:class:`~transpiler.ir.FiberBarrier` of warp scope (block scope for ``__syncthreads_count/and/or``
+and ``block.sync()``): the lanes of a warp run in rounds, each to its next synchronization, and
+a warp sync waits only for the lanes of its own warp, so the lanes of a warp reaching a
+collective together all write before any reads, and a collective under a warp-uniform branch
+(``if (warp == 0)``) is not paired with the other warps' ``__syncthreads()``; a collective's
+fiber also waits for the lanes of its mask to reach the same sync point, as CUDA's ``*_sync``
+intrinsics do.  An ``if``, loop or ``switch`` with warp sync points inside (outside per-thread
+loops) is followed by a meeting point of the whole warp, where a warp reconverges (the thread
+loops of the split lowering run every lane through every sync point, predicated).  There is no
 block level to count collectives, so each thread counts its own arrivals at a site, and arrivals
 alternate between two halves of the site's storage: the round that reads a result also runs the
 next arrival's phase A.
 
 Warp-synchronous code written before ``__syncwarp`` existed (a ``volatile`` shared array updated
-by the first warp, ``if (tid < 32) { s[tid] += s[tid + 16]; s[tid] += s[tid + 8]; ... }``) relies
-on the lanes of a warp running in lockstep.  Run thread after thread, lane 0 would read
-``s[8]`` before lane 8 updated it, so every statement that writes ``volatile`` memory outside of
-per-thread loops is followed by a ``WarpSync``: each statement then completes for the whole warp
-before the next starts, which is the lockstep order.  Only stores that may reach ``__shared__``
-memory count (:class:`MemorySpaces`): a ``volatile`` pointer into global memory (a kernel
-parameter, a flag or result for other blocks or the host) orders nothing within a warp, and a
-sync after each of its stores would split the thread loop for nothing.  (Within one statement the lanes still run
-one after the other; for the usual pattern, where lane ``t`` reads only slots above ``t`` that lane
-``t`` itself does not write, this is the lockstep result.)
+by the first warp, ``if (tid < 32) { s[tid] += s[tid + 16]; s[tid] += s[tid + 8]; ... }``, or a
+warp scan ``if (lane >= 1) v[t] += v[t - 1]; ...``) relies on the lanes of a warp running in
+lockstep: each statement completes for the whole warp before the next starts, and within a
+statement every lane reads before any lane stores.  Run thread after thread, lane 0 would read
+``s[8]`` before lane 8 updated it, and lane ``i`` of the scan would add lane ``i - 1``'s new value.
+So every statement that stores to ``volatile`` memory outside of per-thread loops is followed by a
+``WarpSync``, and one whose value reads memory the lanes may store is split first:
+``T lockstep = v[t] + v[t - 1]; WarpSync; v[t] = lockstep; WarpSync`` (a statement of a shape this
+cannot split keeps the lanes' order within it, with a warning that names it).  A loop whose trip
+count may differ between the lanes and that stores to ``volatile`` memory is followed by a
+``WarpSync`` too: the warp reconverges there before the next statement reads.  Only stores that
+may reach ``__shared__`` memory count (:class:`MemorySpaces`): a ``volatile`` pointer into global
+memory (a kernel parameter, a flag or result for other blocks or the host) orders nothing within
+a warp, and a sync after each of its stores would split the thread loop for nothing.
 
 Before::
 
@@ -64,9 +75,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from barrier.barrier_split import MAX_THREADS_PER_BLOCK
+from barrier.effects import is_pure_function
 from barrier.liveness import assigned_symbols, fresh_name
 from transpiler import ir
-from transpiler.diagnostics import unsupported
+from transpiler.diagnostics import unsupported, warning
 from transpiler.passes import PassContext, map_kernels, register
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
@@ -115,10 +127,21 @@ class WarpLowering:
     fiber_counters: list[ir.Stmt] = field(default_factory=list)
     #: where the kernel's pointers point (only stores to shared memory need lockstep order)
     spaces: "MemorySpaces | None" = None
+    #: the warp sync points of a fiber kernel so far (each gets its number)
+    fiber_sites: int = 0
 
-    def sync_point(self, loc) -> ir.Stmt:
+    def sync_point(self, loc, scope: str = "warp", mask: ir.Expr | None = None,
+                   width: ir.Expr | None = None) -> ir.Stmt:
+        """A synchronization of the caller's warp (``scope="warp"``) or of its whole block (only
+        in a fiber kernel: elsewhere a block-scope sync is a ``Barrier``, then a ``WarpSync``).
+        A fiber's warp sync also waits for the lanes of ``mask`` (in the ``width`` segment) to
+        reach the same sync point, as CUDA's ``*_sync`` intrinsics do."""
         if self.fibers:
-            return ir.FiberBarrier(loc=loc)
+            if scope == "block":
+                return ir.FiberBarrier("block", loc=loc)
+            self.fiber_sites += 1
+            return ir.FiberBarrier("warp", self.fiber_sites, mask, width, loc=loc)
+        assert scope == "warp"
         return ir.WarpSync(self.epoch.name, self.epoch.sym, loc=loc)
 
     def fresh(self, base: str, type_: str, loc) -> ir.Name:
@@ -154,17 +177,111 @@ class WarpLowering:
                 return [ir.ExprStmt(ir.Call(GRID_SYNC, (), loc=s.loc), loc=s.loc)]
             if s.expr.scope == "block" and not self.fibers:
                 return [ir.Barrier(loc=s.loc)]
-            return [self.sync_point(s.loc)]
+            if s.expr.scope == "block":
+                return [self.sync_point(s.loc, "block")]
+            return [self.sync_point(s.loc, "warp", s.expr.mask, s.expr.width)]
         if isinstance(s, LOOPS) and any(has_collective(e) for e in _loop_header(s)):
             return self.stmt(self.loop_with_collective_header(s), lockstep)
         s = self.nested(s, lockstep)
         pre: list[ir.Stmt] = []
         if any(has_collective(e) for e in _own_exprs(s)):
             s = self.hoist(s, pre)
-        out = pre + [s]
         if lockstep and self.writes_volatile(s):
-            out.append(self.sync_point(s.loc))
-        return out
+            return pre + self.lockstep_store(s)
+        if lockstep and (self.stores_volatile_apart(s) or self.diverges_around_syncs(s)):
+            return pre + [s, self.reconverge(s.loc)]
+        return pre + [s]
+
+    def reconverge(self, loc) -> ir.Stmt:
+        """Where the lanes of a warp that ran a loop each at its own pace, or took different
+        branches, meet again before any goes on, as a warp reconverges: then what follows reads
+        all their stores, and the lanes pass the lockstep sync points after it together.  The
+        thread loops of the split lowering run every lane to each sync point; a fiber waits for
+        every lane of its warp to arrive here."""
+        if not self.fibers:
+            return self.sync_point(loc)
+        return self.sync_point(loc, "warp", ir.Literal("0xffffffffu", loc=loc), ir.Literal("32", loc=loc))
+
+    def diverges_around_syncs(self, s: ir.Stmt) -> bool:
+        """In a fiber kernel: is ``s`` an ``if``, loop or ``switch`` with warp sync points inside
+        (already lowered), which some lanes may pass fewer times than others?  Without a meeting
+        point after it, a lane that skipped them would run ahead into the lockstep sync points
+        that follow and meet the other lanes' earlier ones."""
+        if not self.fibers or not isinstance(s, (ir.If, ir.Switch) + LOOPS):
+            return False
+        if isinstance(s, ir.For) and self.simple_for(s):
+            return False
+        return any(isinstance(n, ir.FiberBarrier) and n.scope == "warp" for n in s.walk())
+
+    def stores_volatile_apart(self, s: ir.Stmt) -> bool:
+        """Is ``s`` a loop or ``switch`` whose body the lanes do not run in lockstep (its trip
+        count may differ between them) and which stores to ``volatile`` shared memory?"""
+        if not isinstance(s, LOOPS + (ir.Switch,)) or (isinstance(s, ir.For) and self.simple_for(s)):
+            return False
+        return any(self.writes_volatile(n) for n in s.walk() if isinstance(n, (ir.ExprStmt, ir.VarDecl)))
+
+    def lockstep_store(self, s: ir.Stmt) -> list[ir.Stmt]:
+        """A statement storing to ``volatile`` shared memory, in the lockstep order of a warp: the
+        lanes evaluate what they store (reading memory) before any of them stores, and all have
+        stored before the next statement.  ``v[i] += v[i - 1]`` becomes
+        ``T lockstep = v[i] + v[i - 1]; sync; v[i] = lockstep; sync``: run lane after lane in one
+        loop, lane ``i`` would read lane ``i - 1``'s new value.  A store of a value that reads no
+        memory needs no first sync; a statement of another shape that reads memory keeps the
+        lanes' order within it, with a warning."""
+        if all(self.loads_global(load) for load in _loads(s)):
+            return [s, self.sync_point(s.loc)]  # reads nothing another lane stores: no order within
+        split = self.read_then_store(s)
+        if split is None:
+            self.ctx.warnings.append(warning(s.loc, "this statement both reads and stores volatile shared memory "
+                                                    "in a form cuda2cpu does not split: the lanes of a warp run it "
+                                                    "one after another, so a lane may read what a lower lane stored "
+                                                    "in it (on a GPU every lane reads before any stores); read into "
+                                                    "a local first, then store"))
+            return [s, self.sync_point(s.loc)]
+        read, store = split
+        return [read, self.sync_point(s.loc), store, self.sync_point(s.loc)]
+
+    def read_then_store(self, s: ir.Stmt) -> tuple[ir.Stmt, ir.Stmt] | None:
+        """``target op= value`` as ``T tmp = target op value`` and ``target = tmp``, when the
+        store's address has no side effects and the value stores only to locals; None for a
+        statement of another shape."""
+        if not isinstance(s, ir.ExprStmt) or not isinstance(s.expr, ir.Assign):
+            return None
+        target, value, op, loc = s.expr.target, s.expr.value, s.expr.op, s.loc
+        type_ = self.element_type(target)
+        if type_ is None or _has_side_effects(target) or not _stores_only_locals(value):
+            return None
+        if op != "=":
+            value = ir.Binary(op[:-1], target, value, loc=loc)
+        tmp = self.fresh(f"lockstep_{loc.line}", type_, loc)
+        read = ir.VarDecl(tmp.sym, tmp.name, type_, value, loc=loc)
+        return read, ir.ExprStmt(ir.Assign("=", target, tmp, loc=loc), loc=loc)
+
+    def element_type(self, target: ir.Expr) -> str | None:
+        """The type (without ``volatile``) of the element ``target`` designates: ``v[i]`` with
+        ``volatile int *v`` is ``int``; None when it cannot be read off the declarations."""
+        depth = 0
+        while isinstance(target, ir.Index) or (isinstance(target, ir.Unary) and target.op == "*"):
+            target = target.base if isinstance(target, ir.Index) else target.operand
+            depth += 1
+        if isinstance(target, ir.Cast):
+            type_ = target.type
+        elif isinstance(target, ir.Name):
+            type_ = self.types.get(target.sym, "")
+        else:
+            return None
+        for _ in range(depth):
+            type_ = type_.strip()
+            if type_.endswith("*"):
+                type_ = type_[:-1]
+            elif type_.endswith("]") and "[" in type_:
+                type_ = type_[:type_.index("[")] + type_[type_.index("]") + 1:]
+            else:
+                return None
+        words = [w for w in type_.replace("*", " * ").split() if w not in ("volatile", "const")]
+        if not words or "*" in words or "[" in type_ or "(" in type_:
+            return None  # an element that is itself a pointer or array: not the legacy pattern
+        return " ".join(words)
 
     def nested(self, s: ir.Stmt, lockstep: bool) -> ir.Stmt:
         if isinstance(s, ir.Block):
@@ -268,6 +385,11 @@ class WarpLowering:
         # evaluated after it, when every lane has run the statements before the collective (as
         # lanes running in lockstep would have).
         mask, operand, width = c.mask, c.operand, c.width
+        if self.fibers and c.scope == "warp" and c.op != "activemask":
+            # A fiber waits for the lanes of its mask, so the mask (and the width that delimits
+            # the segment) are needed before the sync: each fiber keeps its own locals anyway.
+            mask = local("mask", "unsigned", mask)
+            width = local("width", "int", width)
         value = None
         if c.value is not None:
             init = c.value
@@ -305,7 +427,13 @@ class WarpLowering:
             exchanged = xchg if not self.fibers else ir.Binary("+", xchg, half, loc=loc)
         if c.scope == "block" and not self.fibers:
             pre.append(ir.Barrier(loc=loc))
-        pre.append(self.sync_point(loc))
+            pre.append(self.sync_point(loc))
+        elif c.scope == "block":
+            pre.append(self.sync_point(loc, "block"))
+        elif self.fibers and c.op != "activemask":  # __activemask() waits for no lane
+            pre.append(self.sync_point(loc, "warp", mask, width))
+        else:
+            pre.append(self.sync_point(loc))
         xchg = exchanged
 
         where = (stamps, flat, count)
@@ -333,6 +461,17 @@ class WarpLowering:
     def space(self, e: ir.Expr) -> str:
         return self.spaces.space(e) if self.spaces is not None else UNKNOWN
 
+    def loads_global(self, load: ir.Expr) -> bool:
+        """Does ``load`` read global memory (which the lanes' stores to shared memory do not
+        reach, so the order of the lanes does not matter to it)?"""
+        if isinstance(load, ir.Index):
+            return self.space(load.base) == GLOBAL
+        if isinstance(load, ir.Unary):
+            return self.space(load.operand) == GLOBAL
+        if isinstance(load, ir.Member):
+            return self.space(load.base) == GLOBAL
+        return False
+
     def writes_volatile(self, s: ir.Stmt) -> bool:
         """Does ``s`` (a simple statement) store through a ``volatile`` array or pointer?"""
         if not isinstance(s, (ir.ExprStmt, ir.VarDecl)):
@@ -353,6 +492,41 @@ class WarpLowering:
                     and self.space(target) != GLOBAL:
                 return True
         return False
+
+
+def _loads(node: ir.Node) -> list[ir.Expr]:
+    """The loads of ``node`` (a simple statement) other than of the places it stores to: elements,
+    dereferences, members through pointers, and calls (which may load anything).  A compound store
+    ``v[i] += 1`` reads only what the lane itself stores."""
+    stored = set()
+    for n in node.walk():
+        if isinstance(n, ir.Assign):
+            stored.add(id(n.target))
+        elif isinstance(n, ir.Unary) and n.op in ("++", "--"):
+            stored.add(id(n.operand))
+    return [n for n in node.walk() if id(n) not in stored and (
+        isinstance(n, (ir.Index, ir.Call, ir.IndirectCall)) or (isinstance(n, ir.Unary) and n.op == "*") or
+        (isinstance(n, ir.Member) and n.arrow))]
+
+
+def _has_side_effects(e: ir.Expr) -> bool:
+    return any(isinstance(n, (ir.Assign, ir.Call, ir.IndirectCall, ir.WarpCollective)) or
+               (isinstance(n, ir.Unary) and n.op in ("++", "--")) for n in e.walk())
+
+
+def _stores_only_locals(e: ir.Expr) -> bool:
+    """Does evaluating ``e`` store only to named variables (``t += v[i - 1]``: a lane's own
+    locals), and call only functions without side effects?"""
+    for n in e.walk():
+        target = n.target if isinstance(n, ir.Assign) else (
+            n.operand if isinstance(n, ir.Unary) and n.op in ("++", "--") else None)
+        if target is not None and not isinstance(target, ir.Name):
+            return False
+        if isinstance(n, ir.Call) and not is_pure_function(ir.callee_name(n.func)):
+            return False
+        if isinstance(n, (ir.IndirectCall, ir.WarpCollective)):
+            return False
+    return True
 
 
 SHARED, GLOBAL, UNKNOWN = "shared", "global", "unknown"

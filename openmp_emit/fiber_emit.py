@@ -3,7 +3,8 @@
 A :class:`~transpiler.ir.FiberLoop` prints as a call of MocCUDA's ``moccuda::fibers::run_block``
 with the kernel body as a per-thread function (a lambda taking ``threadIdx`` and the block; it
 captures the block's ``__shared__`` arrays and the kernel's parameters by reference), and a
-:class:`~transpiler.ir.FiberBarrier` as the block's ``sync()``.  A ``return`` returns from the
+:class:`~transpiler.ir.FiberBarrier` as the block's ``sync()`` (``sync_warp()`` for one of warp scope,
+which waits only for the lanes of the thread's warp).  A ``return`` returns from the
 lambda: that thread is done.  The OpenMP loop over blocks around it is the usual ``GridLoop``.
 
 Before::
@@ -26,6 +27,7 @@ After::
 from __future__ import annotations
 
 from barrier.liveness import fresh_name
+from openmp_emit.printer import print_expr
 from transpiler import ir
 
 #: What a translation unit with fiber kernels includes (after ``cuda_runtime.h``).
@@ -66,4 +68,9 @@ class FiberPrinting:
         self.emit("});")
 
     def stmt_FiberBarrier(self, s: ir.FiberBarrier) -> None:
-        self.emit(f"{self.fiber_block}.sync();")
+        if s.scope == "block":
+            self.emit(f"{self.fiber_block}.sync();")
+            return
+        mask = print_expr(s.mask) if s.mask is not None else "0u"
+        width = print_expr(s.width) if s.width is not None else "32"
+        self.emit(f"{self.fiber_block}.sync_warp({s.site}u, {mask}, {width});")

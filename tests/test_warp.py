@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from coverage_table import covers
-from support import PROGRAMS, translate_build_run
+from support import PROGRAMS, build_run, translate_build_run
 from transpiler import ir
 from transpiler.diagnostics import CompileError
 from transpiler.options import TranslateOptions
@@ -106,6 +106,21 @@ def test_legacy_volatile_warp_reduction(tmp_path):
     run_program("legacy_volatile", tmp_path)
 
 
+@covers("Warp-synchronous legacy code", "volatile shared-memory warp scan without __syncwarp (v[t] += v[t - d], "
+        "s[i] = x += s[i - d])", "volatile warp reduction after a per-lane loop",
+        note="within a statement every lane of the warp reads before any stores (the lockstep order): "
+             "the value goes into a local, then the warp syncs, then the lanes store")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_legacy_volatile_warp_scan(tmp_path, threads):
+    """Run lane after lane in one thread loop, lane i of `v[t] += v[t - 1]` read lane i-1's new
+    value (the inclusive scans of HeCBench's bscan and radixsort were wrong), and the tree
+    reduction read a partial sum before the lanes' loop over the block had added into it.  The
+    fiber fallback runs this program in test_every_warp_program_runs_with_the_fiber_fallback."""
+    result, run, _ = translate_build_run(WARP / "legacy_scan.cu", tmp_path, threads=threads)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
+    assert not result.warnings
+
+
 @covers("Warp-synchronous legacy code", "volatile stores to global memory (flags, results)",
         "volatile shared-memory warp sum at block sizes 32, 64, 100",
         note="only stores that may reach __shared__ memory are ordered across the lanes; a kernel storing "
@@ -136,6 +151,31 @@ def test_warp_collectives_in_a_switch(tmp_path, schedule):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
     assert [k["lowering"] for k in result.explain["kernels"]] == ["split"]
     assert not any(isinstance(n, ir.Switch) for k in result.program.kernels for n in k.walk())
+
+
+@covers("Warp shuffles", "warp collectives under a branch uniform per warp, between __syncthreads()",
+        "a different number of warp collectives per warp between two __syncthreads()")
+def test_warp_operations_under_warp_uniform_branches(tmp_path):
+    run_program("uniform_branch", tmp_path)
+
+
+WARP_PROGRAMS = sorted(p.stem for p in WARP.glob("*.cu"))
+
+
+@covers("Warp shuffles", "warp collectives with --lowering=fallback (fibers: a warp sync waits only for the "
+        "lanes of its warp, and for the lanes of its mask at the same sync point)")
+@pytest.mark.parametrize("name", WARP_PROGRAMS)
+def test_every_warp_program_runs_with_the_fiber_fallback(name, tmp_path):
+    """The fallback is the reference of the differential tests, so it must give every warp
+    program's results too: each kernel whose threads synchronize runs as fibers (warp collectives
+    and legacy volatile code included), at 1 and 3 OpenMP threads.  Before warp syncs were per warp, warp 0's scan of
+    uniform_branch.cu was paired with the other warps' __syncthreads() and read stale lanes."""
+    cu = WARP / f"{name}.cu"
+    result = translate_file(cu, TranslateOptions(lowering="fallback"))
+    assert "fallback" in {k["lowering"] for k in result.explain["kernels"]}
+    for threads in (1, 3):
+        _, run, _ = build_run(result, cu, tmp_path, threads=threads)
+        assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
 
 
 def test_warp_code_with_parallel_threads(tmp_path):

@@ -557,7 +557,17 @@ class FiberLoop(Stmt):
 
 @dataclass(frozen=True)
 class FiberBarrier(Stmt):
-    """``__syncthreads()`` inside a :class:`FiberLoop`: yield to the block's scheduler."""
+    """A synchronization inside a :class:`FiberLoop`: yield to the block's scheduler.  ``scope``
+    ``"block"`` (``__syncthreads()``) waits for every thread of the block that has not returned;
+    ``"warp"`` (``__syncwarp()``, a lowered warp collective, legacy lockstep order) waits only for
+    the lanes of the thread's warp: until all of them wait, and then, when it can, until the lanes
+    of ``mask`` within the ``width`` segment (CUDA's mask argument; None: no lane in particular)
+    wait at the same ``site`` (a number distinct for each warp sync point of the kernel)."""
+
+    scope: str = "block"
+    site: int = 0
+    mask: Expr | None = None
+    width: Expr | None = None
 
 
 # ------------------------------------------------------------------------- warp-level operations

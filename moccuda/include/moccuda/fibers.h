@@ -5,10 +5,23 @@
  * threadIdx and the block); the OpenMP loop over blocks calls moccuda::fibers::run_block for each
  * block, which runs that function once per CUDA thread, each on its own small stack.  A thread
  * that reaches __syncthreads() (Block::sync) switches back to the block's scheduler; once every
- * thread that has not returned is waiting, the scheduler resumes them all.  A thread that returns
- * leaves the block and no longer holds the others back (as in CUDA, where exited threads do not
- * block barriers).  Threads of a block run one at a time on the OpenMP thread that runs the block,
- * in threadIdx order between barriers, so no locking is needed.
+ * thread that has not returned is waiting there, the scheduler resumes them all.  A thread that
+ * returns leaves the block and no longer holds the others back (as in CUDA, where exited threads
+ * do not block barriers).  Threads of a block run one at a time on the OpenMP thread that runs
+ * the block, in threadIdx order between barriers, so no locking is needed.
+ *
+ * Warps: a warp-scope synchronization (Block::sync_warp: __syncwarp, the middle of every warp
+ * shuffle, vote or reduction, the lockstep order of legacy warp-synchronous code) waits only for
+ * the lanes of its own warp (32 consecutive flat thread ids).  The scheduler runs the block one
+ * warp at a time: the warp's lanes run, in lane order, until each has returned or waits.  Then
+ * the lanes waiting at a warp sync whose mask is satisfied (every lane of the mask, within the
+ * caller's width segment, has returned or waits at the same sync point, as CUDA's *_sync
+ * intrinsics wait for the lanes of their mask) are resumed together, and the warp runs again.
+ * When no waiting lane's mask is satisfied (lanes of a mask at different sync points or at
+ * __syncthreads(): undefined in CUDA, a hang on some GPUs) all lanes waiting at warp syncs are
+ * resumed rather than none.  When every lane of the warp has returned or waits at
+ * __syncthreads(), the next warp runs.  So a shuffle in `if (warp == 0)` is never paired with
+ * another warp's __syncthreads(): the other warps do not take part in it, as on a GPU.
  *
  * Stacks are allocated once per OpenMP thread (mmap, with an inaccessible guard page below each
  * so that an overflow faults instead of corrupting a neighbour) and reused by every block and
@@ -134,6 +147,11 @@ struct Fiber {
 #endif
     uint3 index{};
     bool done = false;
+    /* What a live fiber waits for: nothing (it runs in the next round of its warp), the other
+     * lanes of its warp (sync_warp), or the whole block (sync). */
+    enum Wait : unsigned char { Ready, Warp, Whole } wait = Ready;
+    /* At a warp sync: its sync point, and the lanes (bits by lane) that must wait there too. */
+    unsigned site = 0, required = 0;
 };
 
 /* The fibers of the blocks one OpenMP thread runs, and the block now running. */
@@ -194,10 +212,21 @@ public:
 class Block {
 public:
     /* __syncthreads(): wait until every thread of the block that has not returned is here. */
-    void sync()
+    void sync() { suspend(Fiber::Whole); }
+
+    /* A warp-scope synchronization at sync point `site`: wait until every lane of this thread's
+     * warp that has not returned waits too, and the lanes of `mask` within this lane's segment of
+     * `width` lanes wait at `site` (see the top of this file). */
+    void sync_warp(unsigned site, unsigned mask, int width)
     {
         Team &team = Team::local();
-        back_to_scheduler(team, team.fibers_[team.current_]);
+        Fiber &f = team.fibers_[team.current_];
+        const unsigned lane = static_cast<unsigned>(team.current_ % 32);
+        const unsigned w = width >= 1 && width <= 32 ? static_cast<unsigned>(width) : 32u;
+        const unsigned segment = w == 32 ? ~0u : ((1u << w) - 1u) << (lane & ~(w - 1u));
+        f.site = site;
+        f.required = mask & segment;
+        suspend(Fiber::Warp);
     }
 
     /* Runs one block: body(threadIdx, block) once per thread of `shape`. */
@@ -218,19 +247,19 @@ public:
                     Fiber &f = team.fibers_[i];
                     f.index = uint3{x, y, z};
                     f.done = false;
+                    f.wait = Fiber::Ready;
                     prepare(team, f);
                 }
-        // Rounds: every live thread runs to its next barrier or its end; a round in which some
-        // thread stopped at a barrier is followed by another, which releases them.
+        // Phases between __syncthreads(): each warp in turn runs until every lane has returned or
+        // waits at __syncthreads(); then the waiting threads are released together.
         for (;;) {
+            for (std::size_t first = 0; first < n; first += 32)
+                run_warp(team, first, first + 32 < n ? first + 32 : n);
             bool waiting = false;
             for (i = 0; i < n; ++i) {
                 Fiber &f = team.fibers_[i];
-                if (f.done)
-                    continue;
-                team.current_ = i;
-                switch_to(team, f);
-                waiting = waiting || !f.done;
+                if (!f.done)
+                    f.wait = Fiber::Ready, waiting = true;
             }
             if (!waiting)
                 break;
@@ -239,6 +268,57 @@ public:
     }
 
 private:
+    void suspend(Fiber::Wait what)
+    {
+        Team &team = Team::local();
+        Fiber &f = team.fibers_[team.current_];
+        f.wait = what;
+        back_to_scheduler(team, f);
+    }
+
+    /* Rounds of one warp (fibers [first, last)): each ready lane runs, in lane order, to its next
+     * synchronization or its end; a round after which some lane waits at a warp sync is followed
+     * by another that releases them (every lane of the warp is then waiting or done, as a warp
+     * sync requires). */
+    static void run_warp(Team &team, std::size_t first, std::size_t last)
+    {
+        for (;;) {
+            for (std::size_t i = first; i < last; ++i) {
+                Fiber &f = team.fibers_[i];
+                if (f.done || f.wait != Fiber::Ready)
+                    continue;
+                team.current_ = i;
+                switch_to(team, f);
+            }
+            unsigned waiting = 0, satisfied = 0;
+            for (std::size_t i = first; i < last; ++i) {
+                const Fiber &f = team.fibers_[i];
+                if (f.done || f.wait != Fiber::Warp)
+                    continue;
+                waiting |= 1u << (i - first);
+                if (mask_waits(team, first, last, f))
+                    satisfied |= 1u << (i - first);
+            }
+            if (!waiting)
+                return;
+            const unsigned resumed = satisfied ? satisfied : waiting;
+            for (std::size_t i = first; i < last; ++i)
+                if ((resumed >> (i - first)) & 1u)
+                    team.fibers_[i].wait = Fiber::Ready;
+        }
+    }
+
+    /* Does every lane of f's mask that exists and has not returned wait at f's sync point? */
+    static bool mask_waits(const Team &team, std::size_t first, std::size_t last, const Fiber &f)
+    {
+        for (std::size_t i = first; i < last; ++i) {
+            const Fiber &g = team.fibers_[i];
+            if (((f.required >> (i - first)) & 1u) && !g.done && (g.wait != Fiber::Warp || g.site != f.site))
+                return false;
+        }
+        return true;
+    }
+
     static void entry()
     {
         Team &team = Team::local();
