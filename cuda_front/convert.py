@@ -523,8 +523,16 @@ class Converter:
         exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
         if exprs:
             return ir.SizeOf(op, operand=self.expr(exprs[0]), loc=loc)
-        # sizeof(type): the written type is the text between the parentheses.
-        return ir.SizeOf(op, type=self.type_text(tokens_text(list(cursor.get_tokens())[2:-1])), loc=loc)
+        # sizeof(type): the written type is the text between the parentheses, unless a macro
+        # spells part of it (one defined in the function body is not in effect where the
+        # translation is printed): then its value.
+        written = list(cursor.get_tokens())[2:-1]
+        if any(t.kind == ci.TokenKind.IDENTIFIER and _is_macro_use(cursor.translation_unit, t) for t in written):
+            value = clang_ext.evaluate(cursor)
+            if value is None:
+                raise unsupported(loc, "sizeof/alignof of a type spelled with a macro, on a dependent type")
+            return ir.Literal(f"{value}ul", loc=loc)
+        return ir.SizeOf(op, type=self.type_text(tokens_text(written)), loc=loc)
 
     def literal_text(self, cursor: ci.Cursor) -> str:
         tokens = list(cursor.get_tokens())
@@ -550,6 +558,11 @@ class Converter:
 
 
 # ------------------------------------------------------------------------------------ helpers
+
+
+def _is_macro_use(tu: ci.TranslationUnit, token) -> bool:
+    """Is ``token`` the name of a macro being expanded (the parse keeps a detailed record)?"""
+    return ci.Cursor.from_location(tu, token.location).kind == K.MACRO_INSTANTIATION
 
 
 def _is_loop_hint(cursor: ci.Cursor) -> bool:

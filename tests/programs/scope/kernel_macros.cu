@@ -11,7 +11,8 @@ __global__ void scale(int *p)
 {
 #undef FACTOR
 #define FACTOR 7
-    p[threadIdx.x] = FACTOR * threadIdx.x;
+#define ELEMENT double
+    p[threadIdx.x] = FACTOR * threadIdx.x + (int)sizeof(ELEMENT) - 8;
 #if 0
 #define NEVER 1
 #else
