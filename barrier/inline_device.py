@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 
 from barrier.parallel_loops import split_shared, with_namespace_shared
 from transpiler import ir
-from transpiler.diagnostics import unsupported
+from transpiler.diagnostics import CompileError, Diagnostic, unsupported
 from transpiler.passes import PassContext, map_kernels, register
 
 #: Nesting of inlined synchronizing functions beyond which the call graph is taken to recurse.
@@ -302,10 +302,17 @@ class Inliner:
         return ir.Name(name, sym, loc=call.loc), [decl] + self.inline(call, ir.Name(name, sym, loc=call.loc))
 
     def function(self, call: ir.Call) -> ir.DeviceFunction:
-        fn = self.ctx.device_bodies.get(ir.callee_name(call.func))
+        name = ir.callee_name(call.func)
+        fn = self.ctx.device_bodies.get(name)
+        if fn is None and name in self.ctx.unreadable_device_bodies:
+            # The construct that stops the conversion, with where the function is inlined.
+            first, *rest = self.ctx.unreadable_device_bodies[name].diagnostics
+            note = Diagnostic("note", call.loc, f"'{name}' is inlined into the kernel here (it synchronizes or "
+                                                "uses __shared__ memory)")
+            raise CompileError([replace(first, notes=first.notes + (note,)), *rest])
         if fn is None:
-            raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes: it is overloaded or "
-                              "its body could not be read")
+            raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes or uses __shared__ memory: it "
+                              "is overloaded")
         if fn.template:
             return specialize(fn, call, self.ctx.symbols)
         if "<" in call.func:

@@ -123,3 +123,22 @@ def test_pointer_to_const_kept_across_a_barrier_keeps_its_const(tmp_path):
                   "    printf(h[0] == 63 && h[64] == 127 + 64 ? \"PASS\\n\" : \"FAIL\\n\"); return 0; }\n")
     _, run, _ = translate_build_run(cu, tmp_path, threads=2)
     assert run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
+def test_inlined_function_whose_body_cannot_be_translated_reports_why(tmp_path):
+    """A function inlined for its ``__shared__`` variable whose body holds an untranslatable
+    construct: the error is at that construct, with a note at the call (it said "overloaded or
+    its body could not be read")."""
+    cu = tmp_path / "unreadable.cu"
+    cu.write_text("struct Pair { float a, b; };\n"
+                  "__device__ float helper(float v, float Pair::*field) {\n"
+                  "    __shared__ Pair box[64];\n"
+                  "    box[threadIdx.x].a = box[threadIdx.x].b = v;\n"
+                  "    return box[0].*field;\n"
+                  "}\n"
+                  "__global__ void k(float *p) { p[threadIdx.x] = helper(p[threadIdx.x], &Pair::a); }\n")
+    with pytest.raises(CompileError) as raised:
+        translate_file(cu)
+    text = raised.value.render(with_source=False)
+    assert f"{cu}:5:12: error: the pointer-to-member operator '.*' is not supported" in text, text
+    assert f"{cu}:7:48: note: 'helper' is inlined into the kernel here" in text, text

@@ -75,6 +75,9 @@ class PassContext:
     #: Names of the ``__device__`` functions that synchronize (inlined by ``inline-device``),
     #: including overloaded ones, which have no entry in ``device_bodies``.
     synchronizing: frozenset[str] = frozenset()
+    #: Why the body of a ``__device__`` function (by name) could not be converted: inlining it
+    #: reports that error.
+    unreadable_device_bodies: dict[str, CompileError] = field(default_factory=dict)
     #: ``__shared__`` variables declared at namespace scope, by symbol (``Converter.namespace_shared``):
     #: the kernels that use them, directly or through inlined functions, declare them per block.
     namespace_shared: dict[int, ir.VarDecl] = field(default_factory=dict)

@@ -185,18 +185,21 @@ def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
                                                   for n in c.walk_preorder()) for c in overloads)}
 
 
-def device_bodies_for_analysis(converter: Converter, scan: UnitScan) -> dict[str, ir.DeviceFunction]:
+def device_bodies_for_analysis(converter: Converter, scan: UnitScan,
+                               unreadable: dict[str, CompileError] | None = None) -> dict[str, ir.DeviceFunction]:
     """IR of every ``__device__`` function with one definition, for the barrier analyses only
     (what a call reads and writes); the host text keeps them as written.  A body the converter
-    cannot represent is left out: calls to it count as unknown effects."""
+    cannot represent is left out (its error goes into ``unreadable``): calls to it count as
+    unknown effects."""
     bodies = {}
     for name, overloads in scan.device_functions.items():
         if len(overloads) != 1:
             continue
         try:
             bodies[name] = converter.device_function(overloads[0])
-        except CompileError:
-            continue
+        except CompileError as e:
+            if unreadable is not None:
+                unreadable[name] = e
     return bodies
 
 
@@ -446,7 +449,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
 
     converter = Converter()
     kernels = tuple(converter.kernel(c) for c in scan.kernels)
-    bodies = device_bodies_for_analysis(converter, scan)
+    unreadable: dict[str, CompileError] = {}
+    bodies = device_bodies_for_analysis(converter, scan, unreadable)
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
     check_namespace_shared_uses(scan)
@@ -463,7 +467,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     program = ir.pass_builtins_to_calls(program, needs)
 
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
-                      device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared, launches=launch_sites.analyze(unit.tu, scan.kernels))
+                      device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
+                      unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}
