@@ -80,6 +80,22 @@ __global__ void stats(const float *x, const int *k, float *sums, int *isums, flo
     }
 }
 
+// extern __shared__ in a function template: every instantiation is the launch's dynamic buffer.
+template <typename T>
+__device__ T *dynamic_buffer()
+{
+    extern __shared__ unsigned char raw[];
+    return reinterpret_cast<T *>(raw);
+}
+
+__global__ void reverse_dynamic(const int *k, int *out)
+{
+    int *s = dynamic_buffer<int>();
+    s[threadIdx.x] = k[blockIdx.x * blockDim.x + threadIdx.x];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x] + (int)(dynamic_buffer<short>() - (short *)s);
+}
+
 __global__ void max_only(const float *x, float *maxes)
 {
     float m = block_max(x[blockIdx.x * blockDim.x + threadIdx.x]);
@@ -113,6 +129,14 @@ int main()
     cudaMemcpy(swapped.data(), dswapped, n * sizeof(int), cudaMemcpyDeviceToHost);
     max_only<<<blocks, block>>>(dx, dmaxes);
     cudaMemcpy(maxes2.data(), dmaxes, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+    reverse_dynamic<<<blocks, block, block * sizeof(int)>>>(dk, dswapped);
+    std::vector<int> reversed(n);
+    cudaMemcpy(reversed.data(), dswapped, n * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; ++i)
+        if (reversed[i] != k[i / block * block + block - 1 - i % block]) {
+            printf("FAIL: reverse_dynamic[%d] = %d\n", i, reversed[i]);
+            return 1;
+        }
     for (int b = 0; b < blocks; ++b) {
         double s = 0, sq = 0;
         int si = 0;
