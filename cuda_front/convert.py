@@ -80,6 +80,19 @@ def symbol_id(cursor: ci.Cursor) -> int:
     return cursor.hash
 
 
+#: What glibc's assert() calls when its condition is false.
+ASSERT_FAIL = "__assert_fail"
+#: What it calls in device code (MocCUDA's cuda2cpu_device.h): CUDA's device assert, which also
+#: reports the block and thread, and ends the thread with the context's sticky cudaErrorAssert.
+DEVICE_ASSERT_FAIL = "moccuda::device_assert_fail"
+
+
+def device_assert(args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Call:
+    """``__assert_fail(expression, file, line, function)`` in device code as CUDA's device assert."""
+    where = tuple(ir.Builtin(var, dim, loc=loc) for var in ("blockIdx", "threadIdx") for dim in "xyz")
+    return ir.Call(DEVICE_ASSERT_FAIL, (*args, *where), loc=loc)
+
+
 class Converter:
     """Turns device-code cursors into IR; keeps the symbol table of everything it declared."""
 
@@ -480,6 +493,8 @@ class Converter:
                 raise unsupported(loc, UNSUPPORTED_CALLS[callee.name])
             if callee.name in BARRIER_FUNCTIONS:
                 raise unsupported(loc, "__syncthreads() used as a value")
+            if callee.name == ASSERT_FAIL:
+                return device_assert(args, loc)
             return ir.Call(callee.name, args, callee.sym, loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
 

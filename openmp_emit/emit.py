@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from cuda_front.convert import DEVICE_ASSERT_FAIL
 from transpiler import ir
 from openmp_emit.cooperative_emit import CooperativePrinting
 from openmp_emit.fiber_emit import FiberPrinting
@@ -63,6 +64,27 @@ def _identifiers(node: ir.Node) -> set[str]:
     return names
 
 
+def may_trap(node: ir.Node, trapping: frozenset[str]) -> bool:
+    """Whether ``node`` can end its thread with a failing device assert: it calls
+    ``moccuda::device_assert_fail``, or a translated device function in ``trapping``."""
+    return any(isinstance(n, ir.Call) and (n.func == DEVICE_ASSERT_FAIL or ir.callee_name(n.func) in trapping)
+               for n in node.walk())
+
+
+def trapping_functions(program: ir.Program) -> frozenset[str]:
+    """The translated device functions that can end their thread with a failing device assert,
+    directly or through the translated functions they call."""
+    trapping: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for fn in program.device_functions:
+            if fn.name not in trapping and may_trap(fn.body, frozenset(trapping)):
+                trapping.add(fn.name)
+                changed = True
+    return frozenset(trapping)
+
+
 #: Threads per SIMD chunk of the flat schedule: a multiple of every vector width.
 FLAT_CHUNK = 64
 
@@ -76,6 +98,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     in_inner_region: bool = False  # nested schedule: inside a block's inner parallel region
     inner_nowait: bool = False  # nested schedule: the inner region's last loop (its end is a barrier)
     team: bool = False  # the grid loop is an orphaned work-sharing loop (see emit_kernel)
+    trapping: frozenset[str] = frozenset()  # translated device functions that can assert (trapping_functions)
 
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
         bx, by, bz = self.names.block
@@ -282,6 +305,9 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         saved = (self.in_thread_loop, self.breakable_depth, self.exit_flag)
         self.in_thread_loop, self.breakable_depth = True, 0
         self.exit_flag = s.exit_flag if s.marks_exit else ""
+        traps = may_trap(s.body, self.trapping)
+        if traps:
+            self.begin_trap_scope("continue;")
         if ir.exits_from_nested_loop(s.body):
             # A return inside a user loop jumps past the body's scope to the next thread.
             self.exit_labels += 1
@@ -296,8 +322,23 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         else:
             for child in s.body.stmts:
                 self.stmt(child)
+        if traps:
+            self.end_trap_scope()
         self.in_thread_loop, self.breakable_depth, self.exit_flag = saved
         self.indent -= 1
+
+    def begin_trap_scope(self, skip: str) -> None:
+        """Opens a thread's code in a kernel that can assert: skipped (``skip``) once a device
+        assert failed, and in a ``try`` that ends the thread whose assert fails
+        (``moccuda::KernelTrap``, caught by :meth:`end_trap_scope`)."""
+        self.emit(f"if (moccuda::kernel_trapped()) {skip}")
+        self.emit("try {")
+        self.indent += 1
+
+    def end_trap_scope(self) -> None:
+        self.indent -= 1
+        self.emit("} catch (const moccuda::KernelTrap &) {")
+        self.emit("}")
 
 
 def _pointer_to_element(array_type: str) -> str:
@@ -317,14 +358,16 @@ def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     return f"{head}void {name or kernel.name + kernel.specialization}({', '.join(params)})"
 
 
-def emit_kernel(kernel: ir.Kernel, team: bool = False) -> str:
+def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] = frozenset()) -> str:
     """The kernel as a C++ function taking the launch configuration first.
 
     ``team``: the kernel is also launched inside parallel regions the host code opens
     (``launch-regions``), so its grid loop is an orphaned work-sharing loop in a function
-    ``NAME__team`` that every thread of a team calls, and ``NAME`` opens a region around it."""
+    ``NAME__team`` that every thread of a team calls, and ``NAME`` opens a region around it.
+    ``trapping``: the translated device functions that can fail a device assert
+    (:func:`trapping_functions`)."""
     used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
-    printer = KernelPrinter(names=LoopNames.avoiding(used), team=team)
+    printer = KernelPrinter(names=LoopNames.avoiding(used), team=team, trapping=trapping)
     args = ", ".join(["launch"] + [p.name for p in kernel.params])
     if kernel.template:
         printer.emit(kernel.template)

@@ -53,7 +53,10 @@ class FiberPrinting:
 
     fiber_block = ""  # the per-thread function's name for its block, while printing one
 
+
     def stmt_FiberLoop(self, s: ir.FiberLoop) -> None:
+        from openmp_emit.emit import may_trap  # emit.py imports this module
+
         uses_index = any(isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx" for n in s.walk())
         block = fresh_name("fiber_block", _names_in(s) | {"threadIdx", "blockIdx", "blockDim", "gridDim"}) \
             if ir.contains(s, ir.FiberBarrier) else ""
@@ -63,7 +66,16 @@ class FiberPrinting:
         saved = (self.in_thread_loop, self.breakable_depth, self.exit_flag, self.fiber_block)
         # Inside the per-thread function a return ends the thread: a plain return from the lambda.
         self.in_thread_loop, self.breakable_depth, self.exit_flag, self.fiber_block = False, 0, "", block
+        traps = may_trap(s.body, self.trapping)
+        if traps:  # a thread whose assert fails returns: a finished fiber holds up no barrier
+            self.indent += 1
+            self.begin_trap_scope("return;")
+            self.indent -= 1
         self.emit_block_contents(s.body)
+        if traps:
+            self.indent += 1
+            self.end_trap_scope()
+            self.indent -= 1
         self.in_thread_loop, self.breakable_depth, self.exit_flag, self.fiber_block = saved
         self.emit("});")
 

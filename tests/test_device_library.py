@@ -107,12 +107,19 @@ def test_device_misc(variant, tmp_path):
     assert sorted(lines[1:7]) == expected
 
 
-@covers("Device code", "assert (failing)", note="aborts the program with the condition and location")
-def test_failing_device_assert_aborts_with_its_message(tmp_path):
-    run = run_program("device_assert", tmp_path)
-    assert run.returncode != 0
-    assert run.stdout.startswith("launching") and "FAIL" not in run.stdout
-    assert re.search(r"device_assert\.cu:11: .*check_positive.*Assertion `v\[i\] > 0' failed", run.stderr), run.stderr
+@covers("Device code", "assert (failing)",
+        note="as CUDA: message with block and thread, cudaErrorAssert (sticky) at the next synchronization")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_failing_device_assert_is_cudaErrorAssert(variant, tmp_path):
+    # It aborted the process (glibc's assert), where CUDA ends the kernel and reports the error.
+    run = run_program("device_assert", tmp_path, threads=3, options=VARIANTS[variant])
+    assert_passes(run)
+    source = DEVICE_LIB / "device_assert.cu"
+    assert run.stderr.splitlines() == [
+        f"{source}:26: void check_positive(const int *, int): "
+        "block: [1,0,0], thread: [8,0,0] Assertion `i >= n || v[i] > 0` failed.",
+        f"{source}:11: int checked_load(const int *, int): "
+        "block: [1,0,0], thread: [8,0,0] Assertion `v[i] >= 0` failed."], run.stderr
 
 
 @covers("Host API", "cudaMallocPitch", "cudaMemcpy2D", "cudaMalloc3D", "cudaMemset3D", "cudaMemcpy3D (pitched, positions)",

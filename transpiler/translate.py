@@ -24,8 +24,8 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
-from cuda_front.convert import (BUILTIN_VARS, Converter, is_namespace_shared, location, specialization_arguments,
-                                template_header)
+from cuda_front.convert import (ASSERT_FAIL, BUILTIN_VARS, Converter, is_namespace_shared, location,
+                                specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
@@ -115,12 +115,17 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
 
 
 def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str]]:
-    """Builtin vectors read and functions called in ``fn``'s body."""
+    """Builtin vectors read and functions called in ``fn``'s body.  An ``assert`` in a
+    ``__device__`` (not ``__host__``) function reads ``blockIdx`` and ``threadIdx``: CUDA's device
+    assert reports them."""
     builtins: set[str] = set()
     calls: set[str] = set()
+    device_only = K.CUDAHOST_ATTR not in _attrs(fn)
     for n in fn.walk_preorder():
         if n.kind == K.DECL_REF_EXPR and n.spelling in BUILTIN_VARS:
             builtins.add(n.spelling)
+        elif n.kind == K.CALL_EXPR and n.spelling == ASSERT_FAIL and device_only:
+            builtins |= {"blockIdx", "threadIdx"}  # CUDA's device assert names the block and thread
         elif n.kind == K.CALL_EXPR:
             calls.add(n.spelling)
     return builtins, calls
@@ -476,9 +481,10 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     for region in regions:
         edits.setdefault(region.file, []).extend(Edit(at, at, text) for at, text in region.insertions)
     team_launches = {(region.file, launch_regions.callee_end(c)) for region in regions for c in region.launches}
+    trapping = emit.trapping_functions(program)
     for cursor, kernel in zip(scan.kernels, program.kernels):
         file, start, end = _extent(cursor)
-        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels)
+        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels, trapping=trapping)
         if kernel.name in team_kernels and cursor.lexical_parent.kind == K.LINKAGE_SPEC:
             # `extern "C"` written before the kernel applies to the first declaration of the text:
             # the kernel's own, not its static team function.

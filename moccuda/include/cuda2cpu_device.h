@@ -119,6 +119,25 @@ inline bool launch_begin(const LaunchConfig &launch, const void *kernel = nullpt
     return moccuda_launch_check(launch.grid, launch.block, launch.shared_bytes, launch.stream, kernel) == cudaSuccess;
 }
 
+/* What a failing device assert throws: it ends the CUDA thread that failed.  The translated
+ * kernel catches it around each thread's code (cuda2cpu emits the try only in kernels that can
+ * assert), so it never leaves an OpenMP region. */
+struct KernelTrap {};
+
+/* assert() in device code, as CUDA does it: the message with the block and thread, the context's
+ * sticky error cudaErrorAssert (the next synchronization, copy or launch returns it), and the end
+ * of the failing thread; the kernel's other threads stop at their next segment. */
+[[noreturn]] inline void device_assert_fail(const char *expression, const char *file, unsigned line,
+                                            const char *function, unsigned bx, unsigned by, unsigned bz,
+                                            unsigned tx, unsigned ty, unsigned tz)
+{
+    moccuda_device_assert(expression, file, line, function, uint3{bx, by, bz}, uint3{tx, ty, tz});
+    throw KernelTrap();
+}
+
+/* Whether a device assert failed: the threads of a kernel that can assert skip their code then. */
+inline bool kernel_trapped() { return moccuda_kernel_trapped() != 0; }
+
 /* Called last by every translated kernel.  Streams are synchronous, so the launch is complete. */
 inline void launch_end(const LaunchConfig &) {}
 

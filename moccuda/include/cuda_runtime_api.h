@@ -204,6 +204,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 /* Records `error` as the calling thread's last error (unless it is cudaSuccess) and returns it. */
 cudaError_t moccuda_set_error(cudaError_t error);
 
+/* A failing device assert (moccuda::device_assert_fail): prints CUDA's message and makes
+ * cudaErrorAssert the context's sticky error. */
+void moccuda_device_assert(const char *expression, const char *file, unsigned line, const char *function,
+                           uint3 block, uint3 thread);
+/* Whether the context has a sticky error: a kernel running then stops its threads. */
+int moccuda_kernel_trapped(void);
+
 /* Validates a kernel launch as CUDA does and records a failure as the last error.  `kernel` (may
  * be NULL) identifies the kernel for limits raised with cudaFuncSetAttribute; with NULL the
  * largest limit raised for any kernel applies. */

@@ -472,7 +472,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 cudaError_t cudaDeviceSynchronize(void)
 {
     moccuda::runtime::synchronize_all();
-    return cudaSuccess;
+    return moccuda::runtime::fail(moccuda::runtime::sticky_error());
 }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
@@ -481,6 +481,7 @@ cudaError_t cudaDeviceReset(void)
     using namespace moccuda::runtime;
     release_all_memory();
     release_all_streams_and_events();
+    clear_sticky_error();
     std::lock_guard<std::mutex> guard(mutex);
     device_flags = cudaDeviceScheduleAuto;
     cache_config = cudaFuncCachePreferNone;
@@ -675,6 +676,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
 cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, const void *kernel)
 {
     using namespace moccuda::runtime;
+    if (cudaError_t sticky = sticky_error())
+        return fail(sticky);
     unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
         return fail(cudaErrorInvalidConfiguration);

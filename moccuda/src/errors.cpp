@@ -1,14 +1,20 @@
 // MocCUDA runtime: the last error, and the names and descriptions of error codes.
 //
 // As in CUDA, the last error belongs to the calling host thread: a failing call records it,
-// cudaGetLastError returns and clears it, cudaPeekAtLastError only returns it.
+// cudaGetLastError returns and clears it, cudaPeekAtLastError only returns it.  A sticky error
+// (a failing device assert) belongs to the whole context and is never cleared but by
+// cudaDeviceReset.
 #include "internal.h"
+
+#include <atomic>
+#include <cstdio>
 
 namespace moccuda {
 namespace runtime {
 
 namespace {
 thread_local cudaError_t last_error = cudaSuccess;
+std::atomic<cudaError_t> sticky{cudaSuccess};
 }
 
 cudaError_t fail(cudaError_t status)
@@ -17,6 +23,10 @@ cudaError_t fail(cudaError_t status)
         last_error = status;
     return status;
 }
+
+cudaError_t sticky_error() { return sticky.load(std::memory_order_relaxed); }
+
+void clear_sticky_error() { sticky.store(cudaSuccess); }
 
 }  // namespace runtime
 }  // namespace moccuda
@@ -168,12 +178,31 @@ extern "C" {
 
 cudaError_t cudaGetLastError(void)
 {
+    if (cudaError_t sticky = moccuda::runtime::sticky_error())
+        return sticky;
     cudaError_t status = moccuda::runtime::last_error;
     moccuda::runtime::last_error = cudaSuccess;
     return status;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return moccuda::runtime::last_error; }
+cudaError_t cudaPeekAtLastError(void)
+{
+    if (cudaError_t sticky = moccuda::runtime::sticky_error())
+        return sticky;
+    return moccuda::runtime::last_error;
+}
+
+void moccuda_device_assert(const char *expression, const char *file, unsigned line, const char *function,
+                           uint3 block, uint3 thread)
+{
+    // CUDA's words, so that what programs and people search for is found.
+    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, function,
+            block.x, block.y, block.z, thread.x, thread.y, thread.z, expression);
+    cudaError_t none = cudaSuccess;
+    moccuda::runtime::sticky.compare_exchange_strong(none, cudaErrorAssert);
+}
+
+int moccuda_kernel_trapped(void) { return moccuda::runtime::sticky_error() != cudaSuccess; }
 
 cudaError_t moccuda_set_error(cudaError_t error) { return moccuda::runtime::fail(error); }
 

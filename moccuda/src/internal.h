@@ -14,6 +14,12 @@ namespace runtime {
 // API function can `return fail(...)`.
 cudaError_t fail(cudaError_t status);
 
+// The context's sticky error (cudaErrorAssert after a failing device assert), or cudaSuccess.
+// As on a GPU the context is then unusable: synchronizations, copies, allocations and launches
+// fail with it, cudaGetLastError returns it without clearing it, until cudaDeviceReset.
+cudaError_t sticky_error();
+void clear_sticky_error();
+
 // The device MocCUDA reports: a Tesla V100-SXM2-16GB.
 constexpr size_t total_global_memory = 16945512448ull;
 constexpr size_t shared_memory_per_block = 48 * 1024;         // without opting in

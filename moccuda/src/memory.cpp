@@ -45,6 +45,8 @@ cudaError_t allocate(void **ptr, size_t size, Kind kind, unsigned int flags)
     if (ptr == nullptr)
         return fail(cudaErrorInvalidValue);
     *ptr = nullptr;
+    if (cudaError_t sticky = sticky_error())
+        return fail(sticky);
     if (size == 0)
         return cudaSuccess;  // as CUDA: success, and a null pointer
     size_t rounded;
@@ -302,7 +304,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const vo
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
 {
-    moccuda::runtime::wait_for_stream(nullptr);  // the legacy default stream's order
+    if (cudaError_t status = moccuda::runtime::wait_for_stream(nullptr))  // the legacy default stream's order
+        return status;  // the context's sticky error
     if (!moccuda::runtime::valid_kind(kind))
         return fail(cudaErrorInvalidMemcpyDirection);
     if (count == 0)
@@ -330,6 +333,8 @@ cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_d
 cudaError_t cudaMemcpy2D(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width, size_t height,
                          cudaMemcpyKind kind)
 {
+    if (cudaError_t sticky = moccuda::runtime::sticky_error())
+        return fail(sticky);
     if (!moccuda::runtime::valid_kind(kind))
         return fail(cudaErrorInvalidMemcpyDirection);
     if (width > dst_pitch || width > src_pitch)
@@ -353,6 +358,8 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dst_pitch, const void *src, size
 
 cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
+    if (cudaError_t sticky = moccuda::runtime::sticky_error())
+        return fail(sticky);
     if (count == 0)
         return cudaSuccess;
     if (ptr == nullptr)
@@ -393,6 +400,8 @@ cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, 
 cudaError_t moccuda_symbol_copy(void *symbol, size_t symbol_bytes, size_t offset, void *buffer, size_t count,
                                 cudaMemcpyKind kind, int to_symbol)
 {
+    if (cudaError_t sticky = moccuda::runtime::sticky_error())
+        return fail(sticky);
     if (symbol == nullptr)
         return fail(cudaErrorInvalidSymbol);
     symbol = moccuda::runtime::device_symbol(symbol, &symbol_bytes);

@@ -163,7 +163,7 @@ cudaError_t wait_for_stream(cudaStream_t stream)
     } else if (stream != cudaStreamPerThread) {
         stream->drain();
     }
-    return cudaSuccess;
+    return fail(sticky_error());
 }
 
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work)
@@ -404,7 +404,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
         return fail(cudaErrorInvalidResourceHandle);
     std::unique_lock<std::mutex> lock(event_mutex);
     event_changed.wait(lock, [&] { return state->completed >= state->recorded; });
-    return cudaSuccess;
+    return fail(moccuda::runtime::sticky_error());
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
