@@ -15,6 +15,11 @@ Which kernels (``PassContext.lowering``):
   gets a warning ``...: using the fiber fallback lowering``;
 * ``split``: none; a ``goto`` is an error.
 
+A ``__syncthreads()`` inside an ``if``, loop or ``switch`` whose condition is computed from
+``threadIdx`` (undefined behaviour in CUDA; the split lowering refuses it) gets a located warning
+with a note at the condition: the fibers give it one meaning, the threads that skip it wait at
+their next barrier or their end.
+
 The block's thread loop becomes a ``FiberLoop``: the emitter prints its body as a per-thread
 function that MocCUDA's ``moccuda::fibers::run_block`` runs once per thread of the block, each on
 its own stack (``moccuda/include/moccuda/fibers.h``).  A barrier becomes a ``FiberBarrier``, which
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from barrier.barrier_interchange import thread_dependent_symbols, varies_with_thread
 from transpiler import ir
 from transpiler.diagnostics import CompileError, Diagnostic, error, unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -94,6 +100,42 @@ def fallback_reason(kernel: ir.Kernel, ctx: PassContext) -> Diagnostic | None:
     return None
 
 
+def divergent_barriers(kernel: ir.Kernel) -> list[Diagnostic]:
+    """A warning for each ``__syncthreads()`` (or ``__syncthreads_count/and/or``) inside an
+    ``if``, loop or ``switch`` whose condition is computed from ``threadIdx``: in CUDA every thread
+    of a block must reach the same barrier (undefined behaviour otherwise: a hang, or on some GPUs
+    a barrier paired with another).  The fibers translate it with one meaning, which is what
+    such code usually expects (threads that skip a barrier wait at their next barrier or their
+    end, as threads that returned do), so it is a warning, not an error; the split lowering
+    refuses it."""
+    dependent = thread_dependent_symbols(kernel)
+    found: list[Diagnostic] = []
+
+    def visit(node: ir.Node, conditions: tuple[ir.Expr, ...]) -> None:
+        if isinstance(node, ir.Barrier) or (isinstance(node, ir.WarpCollective) and node.scope == "block"):
+            if conditions:
+                found.append(_divergent_warning(node, conditions[-1]))
+            return
+        inner = conditions
+        if isinstance(node, (ir.If, ir.Switch, ir.While, ir.DoWhile)):
+            inner = conditions + ((node.cond,) if varies_with_thread(node.cond, dependent) else ())
+        elif isinstance(node, ir.For) and node.cond is not None and varies_with_thread(node.cond, dependent):
+            inner = conditions + (node.cond,)
+        for child in node.children():
+            visit(child, conditions if child is getattr(node, "cond", None) else inner)
+
+    visit(kernel.body, ())
+    return found
+
+
+def _divergent_warning(barrier: ir.Node, cond: ir.Expr) -> Diagnostic:
+    what = "__syncthreads()" if isinstance(barrier, ir.Barrier) else "this block-wide vote"
+    message = (f"{what} is under a condition that depends on threadIdx: in CUDA every thread of a block "
+               "must reach the same barriers (undefined behaviour otherwise); the fiber fallback lowering "
+               "lets the threads that skip it wait at their next barrier or their end")
+    return Diagnostic("warning", barrier.loc, message, (Diagnostic("note", cond.loc, "the condition"),))
+
+
 def to_fibers(node: ir.Node) -> ir.Node:
     """The thread loops of a grid loop as fiber loops, their barriers as fiber barriers."""
     def rewrite(n: ir.Node) -> ir.Node:
@@ -133,6 +175,7 @@ class FiberLowering:
         if why.severity == "warning":
             ctx.warnings.append(why)
         check_labels(kernel)
+        ctx.warnings.extend(divergent_barriers(kernel))
         grid = ir.grid_loop(kernel)
         report = ctx.report(kernel)
         report.lowering = "fallback"
