@@ -142,3 +142,18 @@ def test_inlined_function_whose_body_cannot_be_translated_reports_why(tmp_path):
     text = raised.value.render(with_source=False)
     assert f"{cu}:5:12: error: the pointer-to-member operator '.*' is not supported" in text, text
     assert f"{cu}:7:48: note: 'helper' is inlined into the kernel here" in text, text
+
+
+@covers("Kernels and memory", "__shared__ / extern __shared__ declared in a member function (SharedMemory<T> idiom)",
+        status="not supported", note="located error: declare it in the kernel or a non-member __device__ function")
+def test_shared_memory_declared_in_a_member_function_is_a_located_error(tmp_path):
+    """Member functions are kept as written, where ``__shared__`` would make a plain local (one
+    per call) or a static (one for all blocks)."""
+    cu = tmp_path / "member.cu"
+    cu.write_text("template <class T> struct SharedMemory {\n"
+                  "    __device__ operator T *() { extern __shared__ int smem[]; return (T *)smem; }\n"
+                  "};\n"
+                  "__global__ void k(float *p) { float *s = SharedMemory<float>(); s[threadIdx.x] = p[0]; }\n")
+    with pytest.raises(CompileError) as raised:
+        translate_file(cu)
+    assert f"{cu}:2:55: error: an extern __shared__ array declared in a member function" in str(raised.value)

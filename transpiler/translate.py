@@ -143,18 +143,29 @@ def uses_block_storage(fn: ci.Cursor) -> bool:
     return False
 
 
-def check_namespace_shared_uses(scan: UnitScan) -> None:
-    """A namespace-scope ``__shared__`` variable used outside kernels and ``__device__``
-    functions (in a member function, a lambda's class, host code) would be one variable for all
-    blocks: a located error."""
-    if not scan.namespace_shared:
-        return
+#: Declarations whose member functions may hold device code kept as written.
+_CLASS_KINDS = frozenset({K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.CLASS_TEMPLATE,
+                          K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR,
+                          K.CONVERSION_FUNCTION})
+
+
+def check_shared_outside_device_functions(scan: UnitScan) -> None:
+    """``__shared__`` memory in code kept as written (member functions, host code) would be a
+    plain variable there: one per call, or one global for all blocks.  A namespace-scope one
+    used there, or one declared there, is a located error."""
     shared = {c.hash for c in scan.namespace_shared}
     for top in scan.others:
+        if not shared and top.kind not in _CLASS_KINDS:
+            continue  # host functions cannot declare __shared__ memory (clang rejects it)
         for n in top.walk_preorder():
             if n.kind == K.DECL_REF_EXPR and n.referenced is not None and n.referenced.hash in shared:
                 raise unsupported(location(n), "a __shared__ variable at namespace scope used outside kernels and "
                                   "__device__ functions (here, in a member function or host code)")
+            if n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n):
+                what = "an extern __shared__ array" if n.storage_class == ci.StorageClass.EXTERN else "a __shared__ variable"
+                raise unsupported(location(n), f"{what} declared in a member function (such as SharedMemory<T>'s "
+                                  "'extern __shared__ int __smem[]': declare it in the kernel or in a "
+                                  "__device__ function that is not a member)")
 
 
 def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
@@ -458,7 +469,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
-    check_namespace_shared_uses(scan)
+    check_shared_outside_device_functions(scan)
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
     inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
     device_fns = []
