@@ -11,13 +11,15 @@ from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from transpiler.cli import main as cuda2cpu_main
 from transpiler.diagnostics import CompileError
+from transpiler.options import TranslateOptions
 from transpiler.translate import translate_file
 
 SCOPE = PROGRAMS / "scope"
 
 
-def assert_passes(name: str, tmp_path, threads: int) -> None:
-    _, run, _ = translate_build_run(SCOPE / f"{name}.cu", tmp_path, threads=threads, timeout=120)
+def assert_passes(name: str, tmp_path, threads: int, lowering: str = "auto") -> None:
+    options = TranslateOptions(lowering=lowering)
+    _, run, _ = translate_build_run(SCOPE / f"{name}.cu", tmp_path, options, threads=threads, timeout=120)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
@@ -65,6 +67,12 @@ def test_small_kept_values_stay_plain_arrays():
 @pytest.mark.parametrize("threads", [1, 4])
 def test_namespace_scope_shared_variables_are_one_per_block(threads, tmp_path):
     assert_passes("namespace_shared", tmp_path, threads)
+
+
+@pytest.mark.parametrize("program", ["namespace_shared", "device_shared", "large_kept_array"])
+def test_scope_programs_under_the_fiber_fallback(program, tmp_path):
+    """The fallback (every kernel on fibers) keeps the same per-block variables."""
+    assert_passes(program, tmp_path, 3, lowering="fallback")
 
 
 @covers("Kernels and memory", "__shared__ / static __shared__ declared in a __device__ function (block-reduce helper)",
