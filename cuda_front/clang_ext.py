@@ -108,9 +108,34 @@ def spelling_offset(location: ci.SourceLocation) -> int:
 
 
 def from_macro(cursor: ci.Cursor) -> bool:
-    """True when the cursor's first token comes from a macro expansion."""
+    """True when the cursor's first token comes from a macro argument.  (libclang's spelling
+    location is the file location, so a token of a macro's body is not told apart here: see
+    :func:`expanded_from_macro`.)"""
     start = cursor.extent.start
     return start.file is not None and spelling_offset(start) != start.offset
+
+
+#: clang's SourceLocation encoding marks a location inside a macro expansion with its top bit
+#: (``SourceLocation::MacroIDBit``); libclang passes the encoding through as ``int_data``.
+_MACRO_ID_BIT = 1 << 31
+
+
+def expanded_from_macro(cursor: ci.Cursor) -> bool:
+    """True when the cursor starts inside a macro expansion, its body or an argument.
+
+    Its tokens (``cursor.get_tokens()``) are then not what is written at the cursor: libclang
+    tokenizes from where the first token is spelled, which for a macro's body is the
+    ``#define`` line, up to the end of the expansion in the file."""
+    start = cursor.extent.start
+    return start.file is not None and bool(start.int_data & _MACRO_ID_BIT)
+
+
+def written_tokens(cursor: ci.Cursor) -> list | None:
+    """The cursor's tokens as written in the file, or None when it starts inside a macro
+    expansion (see :func:`expanded_from_macro`)."""
+    if expanded_from_macro(cursor):
+        return None
+    return list(cursor.get_tokens())
 
 
 def name_before_template_arguments(tokens: list, after: int, lowest: int = 0) -> int:

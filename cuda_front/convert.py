@@ -282,9 +282,11 @@ class Converter:
         children = list(cursor.get_children())
         body = children[-1]
         header = children[:-1]
+        if clang_ext.expanded_from_macro(cursor):
+            return self.macro_for_stmt(cursor, header, body)
         semis = _for_header_semicolons(cursor)
         if semis is None:
-            raise unsupported(loc, "a for loop whose header comes from a macro or is range-based")
+            raise unsupported(loc, "a range-based for loop in device code")
         first_semi, second_semi = semis
         init = cond = step = None
         for part in header:
@@ -300,6 +302,23 @@ class Converter:
             else:
                 step = self.expr(part)
         return ir.For(init, cond, step, self.stmt(body), loc=loc)
+
+    def macro_for_stmt(self, cursor: ci.Cursor, header: list[ci.Cursor], body: ci.Cursor) -> ir.For:
+        """A ``for`` written by a macro (``#define GRID_LOOP(i, n) for (int i = ...; i < n; ...)``).
+
+        Its tokens are not readable where it stands, so the header parts are placed by count:
+        libclang lists only the parts present, which is unambiguous when all three or none are."""
+        loc = location(cursor)
+        if any(part.kind == K.VAR_DECL for part in header):
+            raise unsupported(loc, "a declaration in a for condition")
+        if len(header) == 0:
+            return ir.For(None, None, None, self.stmt(body), loc=loc)
+        if len(header) != 3:
+            raise unsupported(loc, "a for loop spelled by a macro with an empty header part "
+                                   "(write all three parts, or the loop outside the macro)")
+        first, cond, step = header
+        init = self.stmt(first) if first.kind == K.DECL_STMT else ir.ExprStmt(self.expr(first), loc=location(first))
+        return ir.For(init, self.expr(cond), self.expr(step), self.stmt(body), loc=loc)
 
     # ---------------------------------------------------------------------------- expressions
 
@@ -384,7 +403,10 @@ class Converter:
             # A defaulted argument or an implicit value: nothing was written in the source.
             if cursor.extent.start.line == 0 or cursor.extent.start.offset == cursor.extent.end.offset:
                 return None
-            text = tokens_text(cursor.get_tokens())
+            tokens = clang_ext.written_tokens(cursor)
+            if tokens is None:
+                raise unsupported(location(cursor), "this implicit expression inside a macro")
+            text = tokens_text(tokens)
             if text:
                 return ir.Name(text, 0, loc=location(cursor))
             return None
@@ -527,7 +549,7 @@ class Converter:
 
     def sizeof(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
-        tokens = [t.spelling for t in cursor.get_tokens()]
+        tokens = [t.spelling for t in clang_ext.written_tokens(cursor) or []]
         op = tokens[0] if tokens and tokens[0] in ("sizeof", "alignof", "__alignof__", "_Alignof") else None
         if op is None or clang_ext.from_macro(cursor):
             value = clang_ext.evaluate(cursor)
@@ -550,7 +572,7 @@ class Converter:
         return ir.SizeOf(op, type=self.type_text(tokens_text(written)), loc=loc)
 
     def literal_text(self, cursor: ci.Cursor) -> str:
-        tokens = list(cursor.get_tokens())
+        tokens = clang_ext.written_tokens(cursor) or []
         if len(tokens) == 1 and tokens[0].kind == ci.TokenKind.LITERAL and not clang_ext.from_macro(cursor):
             return tokens[0].spelling
         if cursor.kind == K.STRING_LITERAL and cursor.spelling.startswith('"'):
@@ -626,7 +648,7 @@ def _global_kind(ref: ci.Cursor) -> str:
 def _qualified_name(cursor: ci.Cursor) -> str:
     """The name as written, with its namespace qualifiers and explicit template arguments."""
     name = cursor.spelling
-    if clang_ext.from_macro(cursor):
+    if clang_ext.from_macro(cursor) or clang_ext.expanded_from_macro(cursor):
         qualifiers = [c.spelling for c in cursor.get_children()
                       if c.kind in (K.NAMESPACE_REF, K.TYPE_REF, K.TEMPLATE_REF)]
         return "::".join(qualifiers + [name])
@@ -654,8 +676,11 @@ def _is_arrow(cursor: ci.Cursor, base: ci.Cursor) -> bool:
                           ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE):
         return False
     # A dependent type: read the operator written after the base.
+    tokens = clang_ext.written_tokens(cursor)
+    if tokens is None:
+        raise unsupported(location(cursor), "a member access on a value of dependent type inside a macro")
     end = base.extent.end.offset
-    for tok in cursor.get_tokens():
+    for tok in tokens:
         if tok.extent.start.offset >= end and tok.spelling in (".", "->"):
             return tok.spelling == "->"
     return False
@@ -665,7 +690,7 @@ def _dependent_member_name(cursor: ci.Cursor, base: ci.Cursor) -> str:
     """The member named in ``base.name`` / ``base->name`` when ``base`` has a dependent type (libclang
     does not spell it): the identifier written after the operator."""
     end = base.extent.end.offset
-    tokens = [t.spelling for t in cursor.get_tokens() if t.extent.start.offset >= end]
+    tokens = [t.spelling for t in clang_ext.written_tokens(cursor) or [] if t.extent.start.offset >= end]
     if len(tokens) == 2 and tokens[0] in (".", "->") and (tokens[1][:1].isalpha() or tokens[1][:1] == "_"):
         return tokens[1]
     raise unsupported(location(cursor), "this member access on a value of dependent type "
