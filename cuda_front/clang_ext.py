@@ -13,6 +13,27 @@ from functools import cache
 import clang.cindex as ci
 
 
+def _decode_keeping_bytes(self) -> str | None:
+    raw = ctypes.c_char_p.value.__get__(self)
+    return None if raw is None else raw.decode("utf-8", "surrogateescape")
+
+
+def _encode_keeping_bytes(self, text=None) -> None:
+    if text is None:
+        text = ""
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogateescape")
+    ctypes.c_char_p.__init__(self, text)
+
+
+# The bindings decode every string libclang returns (token and cursor spellings, file names) as
+# strict UTF-8, so a source file with a Latin-1 `©` in a comment raised UnicodeDecodeError.  Bytes
+# that are not UTF-8 become lone surrogates instead (transpiler.translate.SOURCE_ERRORS) and are
+# written back as the same bytes.
+ci.c_interop_string.value = property(_decode_keeping_bytes)
+ci.c_interop_string.__init__ = _encode_keeping_bytes
+
+
 @cache
 def _lib():
     lib = ci.conf.lib

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
+from cuda_front import clang_ext  # noqa: F401  (reads source that is not UTF-8: see clang_ext)
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc
 from transpiler.options import TranslateOptions
 

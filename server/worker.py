@@ -116,7 +116,7 @@ def sandbox_trees(root: str) -> list[Tree]:
 def syntax_check(source: str, main: str, root: str) -> tuple[bool, list[dict]]:
     """Compile the translated C++ with ``-fsyntax-only``; return (ok, compiler diagnostics)."""
     out = Path(root) / (Path(main).stem + ".openmp.cpp")
-    out.write_text(source)
+    out.write_text(source, errors="surrogateescape")  # bytes of the upload that are not UTF-8, as they were
     cxx = host_compiler()
     cmd = [cxx, "-fsyntax-only", "-fopenmp", "-std=c++17", "-fdiagnostics-plain-output", "-w",
            "-I", str(include_dir()), "-I", root, out.name]
@@ -158,7 +158,8 @@ def run(job: dict, root: str) -> dict:
     if outside:
         return _failed([refusal(outside[0], root)])
     translated = time.perf_counter()
-    answer = {"ok": True, "openmp_source": scrub(result.source, root),
+    # JSON text is Unicode: bytes of the upload that are not UTF-8 are shown as U+FFFD here.
+    answer = {"ok": True, "openmp_source": scrub(result.source_bytes().decode("utf-8", "replace"), root),
               "diagnostics": [diagnostic_json(d, root) for d in result.warnings],
               "explain": result.explain if job.get("explain") else {},
               "timings": {"translate": translated - started}}

@@ -70,7 +70,7 @@ def _precompiled_prelude(flags: tuple[str, ...]) -> Path | None:
 def compile_cpp(cpp: Path, exe: Path, extra: list[str] | None = None, opt: str = "-O1") -> subprocess.CompletedProcess:
     flags = ["-std=c++17", "-fopenmp", opt, "-Wall", *moccuda_compile_flags(), *(extra or [])]
     # A translation starts with the prelude (whose own #include is then a no-op: include guard).
-    if all(_PCH_FLAG.fullmatch(f) for f in [opt, *(extra or [])]) and TRANSLATION_START.match(Path(cpp).read_text()):
+    if all(_PCH_FLAG.fullmatch(f) for f in [opt, *(extra or [])]) and TRANSLATION_START.match(Path(cpp).read_text(errors="surrogateescape")):
         prelude = _precompiled_prelude(tuple(flags))
         if prelude is not None:
             flags += ["-include", str(prelude)]
@@ -90,7 +90,7 @@ def translate_build_run(cu: Path, workdir: Path, options: TranslateOptions | Non
 def build_run(result, cu: Path, workdir: Path, args: tuple[str, ...] = (), threads: int = 2, timeout: float = 60):
     """:func:`translate_build_run` for a translation ``result`` of ``cu`` already made."""
     cpp = workdir / (cu.stem + ".cpp")
-    cpp.write_text(result.source)
+    cpp.write_bytes(result.source_bytes())
     exe = workdir / cu.stem
     extra = [f"-I{d}" for d in result.include_dirs]
     built = compile_cpp(cpp, exe, extra)

@@ -28,3 +28,8 @@ def test_macros_inside_rewritten_expressions(tmp_path):
 @covers("Macros", "grid-stride for loop spelled by a macro", "for (;;) spelled by a macro")
 def test_for_loops_spelled_by_macros(tmp_path):
     _passes(tmp_path, "macro_grid_loop.cu")
+
+
+@covers("Source files", "source and included header not in UTF-8 (Latin-1)")
+def test_source_that_is_not_utf8_passes_through(tmp_path):
+    _passes(tmp_path, "latin1_source.cu")

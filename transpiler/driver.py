@@ -65,7 +65,10 @@ def _execute(cmd: list[str], inv) -> None:
 
 def _write_stdout(text: str) -> None:
     try:
-        sys.stdout.write(text)
+        sys.stdout.flush()
+        # bytes of the input that are not UTF-8 are in ``text`` as lone surrogates: write them back
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+        sys.stdout.buffer.flush()
     except OSError as exc:
         raise BuildError(f"cannot write standard output: {exc.strerror or exc}") from None
 
@@ -114,7 +117,7 @@ def _place(path: Path, fill) -> None:
 
 def _atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (see :func:`_place`)."""
-    _place(path, lambda f: f.write(text.encode()))
+    _place(path, lambda f: f.write(text.encode("utf-8", "surrogateescape")))  # bytes that were not UTF-8, as they were
 
 
 def _user_flags(inv) -> list[str]:

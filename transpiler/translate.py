@@ -40,6 +40,8 @@ K = ci.CursorKind
 
 @dataclass
 class TranslationResult:
+    #: The C++ text; bytes of the input that are not UTF-8 are in it as lone surrogates
+    #: (:data:`SOURCE_ERRORS`): write it with :meth:`source_bytes`.
     source: str
     warnings: list[Diagnostic] = field(default_factory=list)
     explain: dict = field(default_factory=dict)
@@ -49,6 +51,21 @@ class TranslationResult:
     #: Every file the front end read through an include (libclang's list), so that a caller such
     #: as the service can check that each came from where it may come from.
     included_files: list[str] = field(default_factory=list)
+
+    def source_bytes(self) -> bytes:
+        """The C++ text as bytes, with every byte of the input that is not UTF-8 as it was."""
+        return self.source.encode("utf-8", SOURCE_ERRORS)
+
+
+#: How source bytes are read as text.  Files that are not UTF-8 (a Latin-1 `©` in a licence
+#: comment, a byte in a string literal) pass through unchanged: each such byte is a lone surrogate
+#: in the text and becomes the same byte again when the translation is written.
+SOURCE_ERRORS = "surrogateescape"
+
+
+def source_text(data: bytes) -> str:
+    """Source bytes as text, keeping bytes that are not UTF-8 (:data:`SOURCE_ERRORS`)."""
+    return data.decode("utf-8", SOURCE_ERRORS)
 
 
 @dataclass(frozen=True)
@@ -323,7 +340,7 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
         j = next((k for k in range(i + 1, len(tokens)) if tokens[k].spelling == ">>>"), None)
         if j is None or j + 1 >= len(tokens) or tokens[j + 1].spelling != "(":
             raise CompileError([Diagnostic("error", _tok_loc(tok), "malformed kernel launch: expected '>>>(' after '<<<'")])
-        config = data[tok.extent.end.offset:tokens[j].extent.start.offset].decode()
+        config = source_text(data[tok.extent.end.offset:tokens[j].extent.start.offset])
         has_args = j + 2 < len(tokens) and tokens[j + 2].spelling != ")"
         text = f"(moccuda::LaunchConfig({config.strip()})" + (", " if has_args else "")
         name_end = _kernel_name_end(tokens, i)
@@ -376,7 +393,7 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
             target = list(cast.get_children())[-1]
             start, end = target.extent.start.offset, target.extent.end.offset
             file = cast.extent.start.file.name
-            text = _file_bytes(scan, file)[start:end].decode()
+            text = source_text(_file_bytes(scan, file)[start:end])
             edits.append((file, Edit(cast.extent.start.offset, cast.extent.end.offset, text)))
     return edits
 
@@ -417,7 +434,7 @@ def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
         if e.start < pos:
             raise AssertionError("overlapping source edits")
         out.append(data[pos:e.start])
-        out.append(e.text.encode())
+        out.append(e.text.encode("utf-8", SOURCE_ERRORS))
         pos = e.end
     out.append(data[pos:])
     return b"".join(out)
@@ -439,12 +456,12 @@ def render_file(name: str, edits: dict[str, list[Edit]], scan: UnitScan, include
             continue
         start, end = _line_span(data, offset)
         if target in inlined:
-            file_edits.append(Edit(start, end, f"// (already inlined above) {data[start:end].decode().strip()}"))
+            file_edits.append(Edit(start, end, f"// (already inlined above) {source_text(data[start:end]).strip()}"))
             continue
         inlined.add(target)
-        body = render_file(target, edits, scan, includes, dirty, inlined).decode()
+        body = source_text(render_file(target, edits, scan, includes, dirty, inlined))
         body = re.sub(r"^[ \t]*#[ \t]*pragma[ \t]+once[ \t]*$", "", body, flags=re.M)
-        file_edits.append(Edit(start, end, f"// begin {data[start:end].decode().strip()} (translated by cuda2cpu)\n"
+        file_edits.append(Edit(start, end, f"// begin {source_text(data[start:end]).strip()} (translated by cuda2cpu)\n"
                                            f"{body.rstrip()}\n// end {os.path.basename(target)}"))
     return apply_edits(data, file_edits)
 
@@ -559,7 +576,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
 
     main = str(unit.path)
     inlined: set[str] = {main}
-    body = render_file(main, edits, scan, includes, dirty, inlined).decode(errors="replace")
+    body = source_text(render_file(main, edits, scan, includes, dirty, inlined))
     # Kernels lowered with fibers (the fallback lowering) need MocCUDA's fiber scheduler.
     runtime_includes = f"#include <{fiber_emit.FIBERS_HEADER}>\n" if fiber_emit.uses_fibers(program) else ""
     source = skeleton.render("translation_unit.cpp.j2", version=__version__,

@@ -146,8 +146,8 @@ def translate_source(source: str | os.PathLike, out_dir: Path, options: Translat
     includes = list(dict.fromkeys([str(source.resolve().parent), *result.include_dirs]))
     text = prologue + result.source
     out_dir.mkdir(parents=True, exist_ok=True)
-    if not target.exists() or target.read_text() != text:
-        target.write_text(text)
+    if not target.exists() or target.read_text(errors="surrogateescape") != text:
+        target.write_text(text, errors="surrogateescape")  # bytes of the .cu that are not UTF-8, as they were
     (out_dir / (source.name + ".includes")).write_text("\n".join(includes) + "\n")
     host_rewrites = result.explain.get("host_rewrites", [])
     inputs = {str(source): _sha256(source)}
