@@ -9,7 +9,9 @@ libclang wheel lacks because it ships no clang resource directory.  The user's `
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +38,12 @@ class ParsedUnit:
 def clang_arguments(options: TranslateOptions) -> list[str]:
     args = [
         "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
-        "-Wno-unknown-cuda-version", "-D__CUDA2CPU_PARSE__", "-D__CUDACC__", "-D__NVCC__",
+        "-Wno-unknown-cuda-version",
+        # `"x = "FMT"\n"`: a string literal directly followed by a macro name, which C++11 lexes as
+        # a user-defined literal.  nvcc's host compilers (g++: -Wliteral-suffix) take the name as
+        # the macro, and so does clang with this error made a warning.
+        "-Wno-reserved-user-defined-literal",
+        "-D__CUDA2CPU_PARSE__", "-D__CUDACC__", "-D__NVCC__",
         f"-std={options.std or 'c++17'}",
         "-isystem", str(FRONT_INCLUDE_DIR),
         "-isystem", str(MOCCUDA_INCLUDE_DIR),
@@ -77,14 +84,49 @@ def check_source_file(path: Path) -> bytes:
     return data
 
 
+#: What the scan of :func:`join_spaced_launch_brackets` skips over: comments, string and character
+#: literals (with escapes), and raw strings up to their closing delimiter.
+_SKIPPED = re.compile(rb'//[^\n]*|/\*.*?\*/|R"([^(\s]*)\(.*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                      re.S)
+_SPACED_OPEN = re.compile(rb"<<(\s+)<")
+_SPACED_CLOSE = re.compile(rb">>(\s+)>")
+
+
+def join_spaced_launch_brackets(data: bytes) -> bytes:
+    """``k << < grid, block >> > (args)``, which nvcc accepts, as ``k<<<  grid, block>>>  (args)``.
+
+    clang lexes ``<<<`` only when its three characters touch.  The brackets are joined by moving
+    the spaces after them, so every other byte keeps its offset (and every token its line).  A
+    ``>> >`` is joined only as the closing bracket of a spaced ``<< <`` (``vector<vector<int>> >``
+    stays as written)."""
+    if not _SPACED_OPEN.search(data):
+        return data
+    out = bytearray(data)
+    pos, open_end = 0, None
+    for skipped in itertools.chain(_SKIPPED.finditer(data), [None]):
+        stop = skipped.start() if skipped else len(data)
+        while True:
+            found = (_SPACED_OPEN if open_end is None else _SPACED_CLOSE).search(data, pos, stop)
+            if found is None:
+                break
+            space = found.group(1)
+            out[found.start():found.end()] = found.group(0)[:2] + found.group(0)[-1:] + space
+            pos = found.end()
+            open_end = found.end() if open_end is None else None
+        pos = skipped.end() if skipped else len(data)
+    return bytes(out)
+
+
 def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit:
     """Parse ``path``; raise :class:`CompileError` with clang's messages on any error."""
     path = Path(path)
-    text = check_source_file(path)
+    written = check_source_file(path)
+    text = join_spaced_launch_brackets(written)
     index = ci.Index.create()
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     try:
-        tu = index.parse(str(path), args=clang_arguments(options), options=flags)
+        tu = index.parse(str(path), args=clang_arguments(options), options=flags,
+                         unsaved_files=[(str(path), text)] if text != written else None)
     except ci.TranslationUnitLoadError as exc:
         raise CompileError([Diagnostic("error", SourceLoc(str(path), 0, 0),
                                        f"libclang could not parse '{path}': {exc}")]) from None

@@ -33,3 +33,9 @@ def test_for_loops_spelled_by_macros(tmp_path):
 @covers("Source files", "source and included header not in UTF-8 (Latin-1)")
 def test_source_that_is_not_utf8_passes_through(tmp_path):
     _passes(tmp_path, "latin1_source.cu")
+
+
+@covers("Kernels and memory", "launch with spaced brackets (k << < g, b >> > (args))")
+@covers("Source files", "string literal followed directly by a macro (\"x=\"FMT)")
+def test_what_nvcc_lexes_and_clang_does_not(tmp_path):
+    _passes(tmp_path, "nvcc_lexing.cu")
