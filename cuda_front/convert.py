@@ -228,6 +228,12 @@ class Converter:
         if kind.is_expression() or kind == K.UNEXPOSED_EXPR:
             if _is_barrier_call(cursor):
                 return [ir.Barrier(loc=loc)]
+            choice = _void_conditional(cursor)
+            if choice is not None:
+                # `c ? __syncthreads() : __syncwarp();` is `if (c) ...; else ...;`: as an if, each
+                # arm may be a barrier or a warp-level synchronization.
+                cond, then, other = choice.get_children()
+                return [ir.If(self.expr(cond), self.stmt(then), self.stmt(other), loc=loc)]
             expr = self.expr(cursor)
             return [ir.ExprStmt(expr, loc=loc)]
         raise unsupported(loc, f"the statement kind {kind.name.lower()} in device code")
@@ -626,6 +632,18 @@ def is_namespace_shared(ref: ci.Cursor) -> bool:
     if ref.semantic_parent.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
         return False
     return any(c.kind == K.CUDASHARED_ATTR for c in ref.get_children())
+
+
+def _void_conditional(cursor: ci.Cursor) -> ci.Cursor | None:
+    """The ``c ? a : b`` of an expression statement whose value is unused because it is void."""
+    while cursor.kind == K.UNEXPOSED_EXPR:
+        children = list(cursor.get_children())
+        if len(children) != 1:
+            return None
+        cursor = children[0]
+    if cursor.kind == K.CONDITIONAL_OPERATOR and cursor.type.kind == ci.TypeKind.VOID:
+        return cursor
+    return None
 
 
 def _is_builtin_decl(ref: ci.Cursor | None) -> bool:

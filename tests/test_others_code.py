@@ -39,3 +39,8 @@ def test_source_that_is_not_utf8_passes_through(tmp_path):
 @covers("Source files", "string literal followed directly by a macro (\"x=\"FMT)")
 def test_what_nvcc_lexes_and_clang_does_not(tmp_path):
     _passes(tmp_path, "nvcc_lexing.cu")
+
+
+@covers("Kernels and memory", "c ? __syncthreads() : __syncwarp(); (a barrier chosen by a conditional)")
+def test_barrier_chosen_by_a_conditional_expression(tmp_path):
+    _passes(tmp_path, "conditional_barrier.cu")
