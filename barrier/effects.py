@@ -313,7 +313,8 @@ __double_as_longlong __longlong_as_double
 make_int2 make_int3 make_int4 make_uint2 make_uint3 make_uint4 make_float2 make_float3
 make_float4 make_double2 make_double3 make_double4 make_char4 make_uchar4 make_short2
 std::min std::max std::abs std::sqrt std::exp std::log std::pow std::fabs std::floor std::ceil
-""".split())
+static_assert
+""".split())  # static_assert: a local one is kept in the IR as a call (cuda_front.convert)
 
 _PURE_PATTERN = re.compile(r"^__(?:[a-z]+2[a-z]+(?:_r[nzud])?|[fdh](?:add|sub|mul|div|rcp|sqrt|fma)\w*_r[nzud]"
                            r"|(?:u?ll|u?int|float|double|half)2\w+)$")

@@ -106,6 +106,8 @@ class Converter:
         #: symbol: each is one variable per block, declared in the kernels that use it
         #: (``parallel-loops``, ``inline-device``) like a ``__shared__`` local.
         self.namespace_shared: dict[int, ir.VarDecl] = {}
+        # `namespace cg = cooperative_groups;` declared in the function: likewise written out.
+        self.namespace_aliases: dict[str, str] = {}
 
     # ---------------------------------------------------------------------------- functions
 
@@ -138,6 +140,7 @@ class Converter:
 
     def function_body(self, cursor: ci.Cursor) -> ir.Block:
         self.local_aliases = {}
+        self.namespace_aliases = {}
         for child in cursor.get_children():
             if child.kind == K.COMPOUND_STMT:
                 return self.block(child)
@@ -146,6 +149,8 @@ class Converter:
     def type_text(self, spelling: str) -> str:
         """``spelling`` with the function's local typedef/using names replaced by their types
         (whole identifiers only, not members or qualified names such as ``Traits::real``)."""
+        for alias, namespace in self.namespace_aliases.items():
+            spelling = re.sub(r"(?<![\w:.>])" + re.escape(alias) + r"(?=\s*::)", namespace, spelling)
         if not self.local_aliases:
             return spelling
         pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_aliases)) + r")\b(?!\s*::)"
@@ -177,6 +182,10 @@ class Converter:
             for child in cursor.get_children():
                 if child.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
                     self.local_aliases[child.spelling] = self.type_text(child.underlying_typedef_type.spelling)
+                elif child.kind == K.NAMESPACE_ALIAS:
+                    self.namespace_aliases[child.spelling] = self.namespace_alias_target(child)
+                elif child.kind == K.STATIC_ASSERT:
+                    decls.append(self.static_assert(child))
                 elif child.kind != K.TYPE_REF:
                     decls.append(self.var_decl(child))
             return decls
@@ -270,6 +279,23 @@ class Converter:
             raise unsupported(loc, "an 'auto' declaration without an initializer")
         self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)
         return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
+
+    def namespace_alias_target(self, cursor: ci.Cursor) -> str:
+        """The namespace a local ``namespace a = b::c;`` names, fully qualified."""
+        refs = [c.referenced for c in cursor.get_children() if c.kind == K.NAMESPACE_REF]
+        if not refs or refs[-1] is None:
+            raise unsupported(location(cursor), "this local namespace alias")
+        names, scope = [], refs[-1]
+        while scope is not None and scope.kind == K.NAMESPACE:
+            names.append(scope.spelling)
+            scope = scope.semantic_parent
+        return "::".join(reversed(names))
+
+    def static_assert(self, cursor: ci.Cursor) -> ir.ExprStmt:
+        """A local ``static_assert(c, "why")``, kept: it prints as the call it looks like (and
+        checks at g++'s compile time what nvcc's would)."""
+        args = tuple(self.expr(c) for c in cursor.get_children())
+        return ir.ExprStmt(ir.Call("static_assert", args, loc=location(cursor)), loc=location(cursor))
 
     def if_stmt(self, cursor: ci.Cursor) -> ir.If:
         loc = location(cursor)

@@ -44,3 +44,17 @@ def test_what_nvcc_lexes_and_clang_does_not(tmp_path):
 @covers("Kernels and memory", "c ? __syncthreads() : __syncwarp(); (a barrier chosen by a conditional)")
 def test_barrier_chosen_by_a_conditional_expression(tmp_path):
     _passes(tmp_path, "conditional_barrier.cu")
+
+
+@covers("Kernels and memory", "local static_assert in device code", "local namespace alias in device code")
+def test_local_static_assert_and_namespace_alias(tmp_path):
+    _passes(tmp_path, "local_declarations.cu")
+
+
+def test_a_failing_local_static_assert_still_fails_the_build(tmp_path):
+    cu = tmp_path / "t.cu"
+    cu.write_text("template <int B> __global__ void k(int *a) {\n  static_assert(B % 32 == 0, \"whole warps\");\n"
+                  "  __shared__ int s[B]; s[threadIdx.x] = 1; __syncthreads(); a[threadIdx.x] = s[0];\n}\n"
+                  "int main() { int *d = nullptr; k<48><<<1, 48>>>(d); }\n")
+    built = run_cli(cu, "-o", tmp_path / "t")
+    assert built.returncode != 0 and "whole warps" in built.stderr
