@@ -58,3 +58,8 @@ def test_a_failing_local_static_assert_still_fails_the_build(tmp_path):
                   "int main() { int *d = nullptr; k<48><<<1, 48>>>(d); }\n")
     built = run_cli(cu, "-o", tmp_path / "t")
     assert built.returncode != 0 and "whole warps" in built.stderr
+
+
+@covers("Headers", "cuComplex.h (cuFloatComplex, cuDoubleComplex and their arithmetic)")
+def test_cucomplex_header(tmp_path):
+    _passes(tmp_path, "cucomplex.cu")
