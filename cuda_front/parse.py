@@ -9,9 +9,11 @@ libclang wheel lacks because it ships no clang resource directory.  The user's `
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,10 +58,28 @@ def clang_arguments(options: TranslateOptions) -> list[str]:
         args.append(f"-D{d}")
     for u in options.undefines:
         args.append(f"-U{u}")
+    openmp = host_openmp_include_dir()
+    if openmp:
+        args += ["-idirafter", openmp]
     args += ["-include", "cuda_runtime.h"]
     for f in options.pre_includes:
         args += ["-include", f]
     return args
+
+
+@functools.cache
+def host_openmp_include_dir() -> str | None:
+    """The directory of the host compiler's ``omp.h`` (g++ keeps it in its private include
+    directory, which libclang does not search), or None.  A ``.cu`` that includes ``<omp.h>``
+    is built with ``-fopenmp`` by cuda2cpu, so its parse must see the same header; it is searched
+    last (``-idirafter``), after the front end's and the user's directories."""
+    compiler = os.environ.get("CXX") or "g++"
+    try:
+        found = subprocess.run([compiler, "-print-file-name=include/omp.h"], capture_output=True, text=True,
+                               timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return os.path.dirname(found) if os.path.isabs(found) and os.path.isfile(found) else None
 
 
 def _loc(location: ci.SourceLocation) -> SourceLoc:

@@ -63,3 +63,8 @@ def test_a_failing_local_static_assert_still_fails_the_build(tmp_path):
 @covers("Headers", "cuComplex.h (cuFloatComplex, cuDoubleComplex and their arithmetic)")
 def test_cucomplex_header(tmp_path):
     _passes(tmp_path, "cucomplex.cu")
+
+
+@covers("Headers", "omp.h and OpenMP in a .cu's host code")
+def test_openmp_in_host_code(tmp_path):
+    _passes(tmp_path, "openmp_host.cu")
