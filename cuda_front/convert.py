@@ -414,6 +414,8 @@ class Converter:
             return self.functional_cast(cursor, children)
         if kind == K.INIT_LIST_EXPR:
             return ir.InitList(tuple(self.expr(c) for c in children), loc=loc)
+        if kind == K.COMPOUND_LITERAL_EXPR:
+            return self.compound_literal(cursor, children)
         if kind == K.CXX_UNARY_EXPR:
             return self.sizeof(cursor, children)
         if kind == K.LAMBDA_EXPR:
@@ -578,6 +580,16 @@ class Converter:
             return ir.Cast(type_name, self.expr(exprs[0]), "functional", loc=loc)
         args = tuple(self.expr(c) for c in exprs)
         return ir.Construct(type_name, args, loc=loc)
+
+    def compound_literal(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        """The C99 compound literal ``(float2){a, b}`` (a GNU extension in C++, which nvcc
+        accepts) is the braced construction ``float2{a, b}`` of the same temporary."""
+        loc = location(cursor)
+        lists = [c for c in children if c.kind == K.INIT_LIST_EXPR]
+        if cursor.type.get_canonical().kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY) or len(lists) != 1:
+            raise unsupported(loc, "a compound literal of array type in device code")
+        elements = tuple(self.expr(c) for c in lists[0].get_children())
+        return ir.Construct(self.type_text(cursor.type.spelling), elements, braces=True, loc=loc)
 
     def sizeof(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)

@@ -68,3 +68,8 @@ def test_cucomplex_header(tmp_path):
 @covers("Headers", "omp.h and OpenMP in a .cu's host code")
 def test_openmp_in_host_code(tmp_path):
     _passes(tmp_path, "openmp_host.cu")
+
+
+@covers("Kernels and memory", "compound literal (T2){x, y} in device code")
+def test_compound_literals(tmp_path):
+    _passes(tmp_path, "compound_literal.cu")
