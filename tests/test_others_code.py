@@ -73,3 +73,8 @@ def test_openmp_in_host_code(tmp_path):
 @covers("Kernels and memory", "compound literal (T2){x, y} in device code")
 def test_compound_literals(tmp_path):
     _passes(tmp_path, "compound_literal.cu")
+
+
+@covers("Kernels and memory", "#ifdef inside <<< >>> and inside a launch's arguments")
+def test_preprocessor_conditionals_inside_a_launch(tmp_path):
+    _passes(tmp_path, "directives_in_launch.cu")

@@ -342,7 +342,10 @@ def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tu
             raise CompileError([Diagnostic("error", _tok_loc(tok), "malformed kernel launch: expected '>>>(' after '<<<'")])
         config = source_text(data[tok.extent.end.offset:tokens[j].extent.start.offset])
         has_args = j + 2 < len(tokens) and tokens[j + 2].spelling != ")"
-        text = f"(moccuda::LaunchConfig({config.strip()})" + (", " if has_args else "")
+        config = config.strip()
+        if re.search(r"^[ \t]*#", config, re.M):
+            config += "\n"  # it ends in a directive (`#endif` of an #ifdef'd argument): close on a new line
+        text = f"(moccuda::LaunchConfig({config})" + (", " if has_args else "")
         name_end = _kernel_name_end(tokens, i)
         if name_end is not None and (name, name_end) in team_launches:
             edits.append(Edit(name_end, name_end, emit.TEAM_SUFFIX))
