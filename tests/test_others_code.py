@@ -78,3 +78,8 @@ def test_compound_literals(tmp_path):
 @covers("Kernels and memory", "#ifdef inside <<< >>> and inside a launch's arguments")
 def test_preprocessor_conditionals_inside_a_launch(tmp_path):
     _passes(tmp_path, "directives_in_launch.cu")
+
+
+@covers("Kernels and memory", "cudaLaunchKernel/cudaLaunchCooperativeKernel inside a macro's argument")
+def test_launches_inside_a_macro_argument(tmp_path):
+    _passes(tmp_path, "launch_in_macro_argument.cu")

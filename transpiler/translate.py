@@ -391,14 +391,30 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
             if cast is None or cast.kind not in casts or "void" not in cast.type.spelling:
                 continue
             inner = [c for c in cast.walk_preorder() if c.kind == K.DECL_REF_EXPR]
-            if not inner or inner[0].spelling not in kernels or clang_ext.from_macro(cast):
+            if not inner or inner[0].spelling not in kernels:
                 continue
             target = list(cast.get_children())[-1]
-            start, end = target.extent.start.offset, target.extent.end.offset
-            file = cast.extent.start.file.name
+            written = _written_range(cast), _written_range(target)
+            if None in written:
+                continue  # spelled by a macro's body: the launch is the macro's to write
+            (file, cast_start, cast_end), (_, start, end) = written
             text = source_text(_file_bytes(scan, file)[start:end])
-            edits.append((file, Edit(cast.extent.start.offset, cast.extent.end.offset, text)))
+            edits.append((file, Edit(cast_start, cast_end, text)))
     return edits
+
+
+def _written_range(cursor: ci.Cursor) -> tuple[str, int, int] | None:
+    """Where ``cursor`` is written: its file and byte range, also inside a macro's argument
+    (``CHECK(cudaLaunchKernel((void *)k, ...))``); None for code a macro's body spells."""
+    ext = cursor.extent
+    if ext.start.file is None:
+        return None
+    if not clang_ext.expanded_from_macro(cursor):
+        return ext.start.file.name, ext.start.offset, ext.end.offset
+    if not clang_ext.from_macro(cursor):
+        return None
+    start, end = clang_ext.spelling_offset(ext.start), clang_ext.spelling_offset(ext.end)
+    return (ext.start.file.name, start, end) if start < end else None
 
 
 def _tok_loc(tok) -> SourceLoc:
