@@ -28,7 +28,7 @@ import clang.cindex as ci
 from cuda_front import clang_ext
 from cuda_front import warp_front
 from transpiler import ir
-from transpiler.diagnostics import CompileError, SourceLoc, error, unsupported
+from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, error, unsupported
 
 K = ci.CursorKind
 
@@ -42,6 +42,14 @@ UNSUPPORTED_CALLS = {
     "__shfl_xor": "the pre-CUDA-9 shuffle __shfl_xor() without a mask (use __shfl_xor_sync)",
     "__cudaPushCallConfiguration": "a kernel launch from device code (dynamic parallelism)",
 }
+
+def inline_assembly_error(loc: SourceLoc) -> Diagnostic:
+    """The located error for ``asm(...)`` in device code (PTX: no meaning on a CPU)."""
+    advice = ("write what it computes in C++ (CUDA's intrinsics, such as __popc, __brev, __funnelshift_l "
+              "or the atomics, are supported)")
+    return Diagnostic("error", loc, "inline assembly in device code is not supported",
+                      notes=(Diagnostic("note", loc, advice),))
+
 
 _CAST_STYLES = {
     K.CSTYLE_CAST_EXPR: "c",
@@ -230,7 +238,7 @@ class Converter:
         if kind == K.INDIRECT_GOTO_STMT:
             raise unsupported(loc, "a computed goto in device code")
         if kind in (K.ASM_STMT, K.MS_ASM_STMT):
-            raise unsupported(loc, "inline assembly in device code")
+            raise CompileError([inline_assembly_error(loc)])
         if kind == K.UNEXPOSED_STMT and _is_loop_hint(cursor):
             # `#pragma unroll [n]` before a loop: a hint, dropped (g++ unrolls on its own).
             return self.stmts(list(cursor.get_children())[-1])

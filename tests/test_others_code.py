@@ -83,3 +83,29 @@ def test_preprocessor_conditionals_inside_a_launch(tmp_path):
 @covers("Kernels and memory", "cudaLaunchKernel/cudaLaunchCooperativeKernel inside a macro's argument")
 def test_launches_inside_a_macro_argument(tmp_path):
     _passes(tmp_path, "launch_in_macro_argument.cu")
+
+
+UNTRANSLATABLE = """\
+__device__ unsigned lane() { unsigned r; asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
+__device__ __forceinline__ unsigned unused_inline() { unsigned r; asm("mov.u32 %0, 1;" : "=r"(r)); return r; }
+__device__ unsigned unused_plain() { unsigned r; asm("mov.u32 %0, 2;" : "=r"(r)); return r; }
+__host__ __device__ int either(int v) { return v + 1; }
+__global__ void uses_lane(unsigned *a) { a[threadIdx.x] = lane() + either(1); }
+__global__ void counts(int *a) { static int calls = 0; a[0] = ++calls; }
+int main() { return 0; }
+"""
+
+
+@covers("Device code", "asm() in a __device__ helper (not only in a kernel)", status="not supported",
+        note="located error; every untranslatable construct of the file is reported")
+def test_every_untranslatable_construct_is_reported_where_it_stands(tmp_path):
+    cu = tmp_path / "bad.cu"
+    cu.write_text(UNTRANSLATABLE)
+    done = run_cli(cu, "-o", tmp_path / "bad")
+    errors = [line for line in done.stderr.splitlines() if ": error: " in line]
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    # The helper a kernel calls, the helper g++ would emit anyway, and the kernel's static local;
+    # not the inline helper nobody calls (never emitted, as under nvcc's host compiler).
+    assert [e.split(": error: ")[0] for e in errors] == [f"{cu}:1:42", f"{cu}:3:50", f"{cu}:6:45"], done.stderr
+    assert "inline assembly in device code is not supported" in errors[0]
+    assert "__popc" in done.stderr  # what to do instead

@@ -39,7 +39,7 @@ class Diagnostic:
         if with_source:
             lines.extend(_source_excerpt(self.loc))
         for note in self.notes:
-            lines.append(note.render(with_source))
+            lines.append(note.render(with_source and note.loc != self.loc))  # the excerpt once
         return "\n".join(lines)
 
 

@@ -24,8 +24,8 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
-from cuda_front.convert import (ASSERT_FAIL, BUILTIN_VARS, Converter, is_namespace_shared, location,
-                                specialization_arguments, template_header)
+from cuda_front.convert import (ASSERT_FAIL, BUILTIN_VARS, Converter, inline_assembly_error, is_namespace_shared,
+                                location, specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
@@ -207,6 +207,55 @@ def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
                     changed = True
     order = ("threadIdx", "blockIdx", "blockDim", "gridDim")
     return {name: tuple(v for v in order if v in b) for name, b in needs.items() if b}
+
+
+def _each_converted(cursors, convert, errors: list[Diagnostic]) -> list:
+    """``convert`` of each cursor; the errors of those that fail go to ``errors`` (so that one
+    run reports every function's first untranslatable construct, not only the first function's)."""
+    converted = []
+    for cursor in cursors:
+        try:
+            converted.append(convert(cursor))
+        except CompileError as exc:
+            errors.extend(exc.diagnostics)
+    return converted
+
+
+def inline_assembly_in_device_functions(scan: UnitScan) -> list[Diagnostic]:
+    """A located error for each ``asm`` statement in a ``__device__`` function (one that is not
+    also ``__host__``) that a kernel calls, directly or not, or that g++ would emit anyway (not
+    inline, not a template).  Such functions are otherwise kept as written, and the PTX would
+    reach the host assembler; an unused inline helper is never emitted, so it is left alone."""
+    called = {n.spelling for k in scan.kernels for n in k.walk_preorder() if n.kind == K.CALL_EXPR}
+    reachable: set[str] = set()
+    while called - reachable:
+        name = (called - reachable).pop()
+        reachable.add(name)
+        for fn in scan.device_functions.get(name, []):
+            called |= {n.spelling for n in fn.walk_preorder() if n.kind == K.CALL_EXPR}
+    found = []
+    for name, overloads in scan.device_functions.items():
+        for fn in overloads:
+            if K.CUDAHOST_ATTR in _attrs(fn) or (name not in reachable and _never_emitted_unused(fn)):
+                continue
+            found.extend(inline_assembly_error(location(n)) for n in fn.walk_preorder()
+                         if n.kind in (K.ASM_STMT, K.MS_ASM_STMT))
+    return found
+
+
+def _never_emitted_unused(fn: ci.Cursor) -> bool:
+    """An inline function or a function template: g++ emits it only where it is used."""
+    if fn.kind == K.FUNCTION_TEMPLATE:
+        return True
+    body = next((c for c in fn.get_children() if c.kind == K.COMPOUND_STMT), None)
+    if body is None or fn.extent.start.file is None:
+        return False
+    # The declaration's written tokens (its extent starts with the __device__ macro, whose own
+    # tokens libclang would give instead).
+    tu, file = fn.translation_unit, fn.extent.start.file
+    head = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, file, fn.extent.start.offset),
+                                         ci.SourceLocation.from_offset(tu, file, body.extent.start.offset))
+    return bool({t.spelling for t in tu.get_tokens(extent=head)} & {"inline", "__inline__", "__inline", "__forceinline__"})
 
 
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
@@ -500,7 +549,8 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     needs = device_builtins(scan)
 
     converter = Converter()
-    kernels = tuple(converter.kernel(c) for c in scan.kernels)
+    errors = inline_assembly_in_device_functions(scan)
+    kernels = tuple(_each_converted(scan.kernels, converter.kernel, errors))
     unreadable: dict[str, CompileError] = {}
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
@@ -511,10 +561,13 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
-            for c in overloads:
-                fn = converter.device_function(c)
+            for fn in _each_converted(overloads, converter.device_function, errors):
                 device_fns.append(ir.DeviceFunction(fn.name, fn.return_type, fn.params, fn.body, needs[name],
                                                     fn.template, fn.qualifiers, loc=fn.loc))
+    if errors:
+        # Every construct of the file that cannot be translated, each once, in source order.
+        unique = {(d.loc.file, d.loc.line, d.loc.column, d.message): d for d in errors}
+        raise CompileError([unique[k] for k in sorted(unique)])
     program = ir.Program(kernels, tuple(device_fns))
     program = ir.pass_builtins_to_calls(program, needs)
 
