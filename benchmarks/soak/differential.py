@@ -88,11 +88,13 @@ class Runner:
     """Builds and runs units under each configuration, with a cache and a scratch directory."""
 
     def __init__(self, opt: str = "-O1", threads: tuple[int, ...] = THREADS, configs: tuple[str, ...] = tuple(CONFIGS),
-                 cache: Path | None = None, failures: Path = Path("/tmp/soak-failures")) -> None:
+                 cache: Path | None = None, failures: Path = Path("/tmp/soak-failures"),
+                 scratch: Path | None = None) -> None:
         self.opt, self.threads, self.configs = opt, threads, configs
         self.cache = cache
         self.failures = failures
-        self.scratch = Path(tempfile.mkdtemp(prefix="cuda2cpu-soak-"))
+        self.scratch = scratch or Path(tempfile.mkdtemp(prefix="cuda2cpu-soak-"))
+        self.scratch.mkdir(parents=True, exist_ok=True)
         self.fingerprint = _tool_fingerprint()
         self.built: dict[str, dict] = {}  # translated source's hash -> its build's outputs (this process)
 

@@ -126,7 +126,7 @@ class Checker:
             if sibling.is_file() and sibling.suffix != ".cu" and not (mutant.parent / sibling.name).exists():
                 (mutant.parent / sibling.name).symlink_to(sibling)
         try:
-            got, err = self.build_run(mutant, f"m{index}")
+            got, err = self.build_run(mutant, f"mutant{index}")
         except CompileError as e:
             d = e.diagnostics[0] if e.diagnostics else None
             if d is not None and d.loc is not None and d.loc.line > 0:
