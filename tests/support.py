@@ -100,6 +100,17 @@ def build_run(result, cu: Path, workdir: Path, args: tuple[str, ...] = (), threa
     return result, run, built
 
 
+#: The thread count of the corpus's second run: more OpenMP threads than the 2 cores of CI (and
+#: than most blocks' warps), so blocks run truly concurrently and interleave at every barrier.
+MANY_THREADS = 16
+
+
+def run_built(cu: Path, workdir: Path, threads: int, args: tuple[str, ...] = (), timeout: float = 120):
+    """Run once more, with ``threads`` OpenMP threads, the program :func:`build_run` built from ``cu``."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    return subprocess.run([str(workdir / cu.stem), *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
 def run_cli(*args, cwd=None, env=None) -> subprocess.CompletedProcess:
     """Run ``cuda2cpu`` (from this checkout) with ``args``; ``env`` adds to the environment."""
     import sys

@@ -1,6 +1,7 @@
 """Barrier lowering (passes inline-device, barrier-interchange, barrier-split): every program of
 the corpus in tests/programs translates with every barrier removed by splitting and interchange,
-builds, runs and checks itself against its host reference; the min-cut keeps the fewest values;
+builds, runs and checks itself against its host reference (with 2 OpenMP threads, and again with
+16: more than the cores, so blocks interleave at every barrier); the min-cut keeps the fewest values;
 conditions that vary with the thread id are located errors."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import pytest
 
 from barrier.barrier_split import choose_kept
 from coverage_table import covers
-from support import PROGRAMS, translate_build_run
+from support import MANY_THREADS, PROGRAMS, run_built, translate_build_run
 from transpiler import ir
 from transpiler.diagnostics import CompileError
 from transpiler.options import TranslateOptions
@@ -28,6 +29,8 @@ CORPUS = sorted(p for d in ("barriers", "topbarrier") for p in (PROGRAMS / d).gl
 def test_corpus_program_passes_through_the_split_lowering(cu, tmp_path):
     result, run, _ = translate_build_run(cu, tmp_path)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    many = run_built(cu, tmp_path, MANY_THREADS)
+    assert many.returncode == 0 and many.stdout == run.stdout, f"{MANY_THREADS} threads:\n" + many.stdout + many.stderr
     for kernel in result.explain["kernels"]:
         assert kernel["lowering"] == "split"
         for b in kernel["barriers"]:

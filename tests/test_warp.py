@@ -3,7 +3,8 @@ warp-scope splits of ``barrier-interchange``, ``moccuda/include/cuda2cpu_warp.h`
 
 Each program in tests/programs/warp is self-checking: the host computes, independently of the
 translation, what every thread must see, and the program prints PASS.  Each runs the block sizes
-32, 48, 64, 100 and 1024 (partial last warps included) and 2-D or 3-D blocks within one build.
+32, 48, 64, 100 and 1024 (partial last warps included) and 2-D or 3-D blocks within one build,
+run with 2 OpenMP threads and again with 16.
 What cannot be translated is a located error.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from coverage_table import covers
-from support import PROGRAMS, build_run, translate_build_run
+from support import MANY_THREADS, PROGRAMS, build_run, run_built, translate_build_run
 from transpiler import ir
 from transpiler.diagnostics import CompileError
 from transpiler.options import TranslateOptions
@@ -24,6 +25,8 @@ WARP = PROGRAMS / "warp"
 def run_program(name: str, tmp_path):
     result, run, _ = translate_build_run(WARP / f"{name}.cu", tmp_path)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
+    many = run_built(WARP / f"{name}.cu", tmp_path, MANY_THREADS)
+    assert many.returncode == 0 and many.stdout == run.stdout, f"{MANY_THREADS} threads:\n" + many.stdout[-3000:]
     for kernel in result.program.kernels:
         leftovers = [n for n in kernel.walk() if isinstance(n, (ir.WarpCollective, ir.WarpSync, ir.Barrier))]
         assert not leftovers, (kernel.name, leftovers[:3])
