@@ -1,16 +1,88 @@
-"""libclang functions that the Python bindings of the wheel do not wrap.
+"""libclang functions that the Python bindings of the wheel do not wrap, and two it wraps unsafely.
 
 libclang 17 added operator-kind queries to its C API (``clang_getCursorBinaryOperatorKind`` and
 friends); they tell the operator of a BINARY_OPERATOR / UNARY_OPERATOR cursor even when its tokens
 come from a macro expansion, which re-lexing the cursor's extent cannot.
+
+The bindings' ``Cursor.get_children`` collects children in a ctypes callback, and ctypes prints
+and ignores an exception raised there ("Exception ignored on calling ctypes callback"): the list
+comes back short and translation went on with part of the tree missing.  Their
+``Cursor.walk_preorder`` recurses once per level of the tree, so a deeply nested expression
+overflows the stack.  Importing this module replaces both, for every user of the bindings: an
+exception in a visitor callback is raised again by ``get_children`` once the visit ends
+(:func:`callbacks_raise`), and ``walk_preorder`` keeps its own stack.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import sys
+import threading
 from functools import cache
 
 import clang.cindex as ci
+
+_visits = threading.local()
+
+
+def _unraisable_hook(previous):
+    def hook(info) -> None:
+        errors = getattr(_visits, "errors", None)
+        if errors is not None and info.exc_value is not None:
+            errors.append(info.exc_value)
+            return
+        previous(info)
+    return hook
+
+
+sys.unraisablehook = _unraisable_hook(sys.unraisablehook)
+
+
+@contextlib.contextmanager
+def callbacks_raise():
+    """Raise, on leaving the block, the first exception that a ctypes callback called inside it
+    raised (ctypes hands it to ``sys.unraisablehook``, which would print and drop it)."""
+    outer = getattr(_visits, "errors", None)
+    _visits.errors = []
+    try:
+        yield
+        errors = _visits.errors
+    finally:
+        _visits.errors = outer
+    if errors:
+        raise errors[0]
+
+
+def _get_children(self: ci.Cursor):
+    """The cursor's children, as ``Cursor.get_children`` gives them; an exception raised while
+    collecting them propagates instead of leaving the list short."""
+    children = []
+
+    def visitor(child, _parent, _data):
+        child._tu = self._tu  # keeps the translation unit alive as long as the cursor
+        children.append(child)
+        return 1  # CXChildVisit_Continue
+
+    with callbacks_raise():
+        ci.conf.lib.clang_visitChildren(self, ci.callbacks["cursor_visit"](visitor), children)
+    return iter(children)
+
+
+def _walk_preorder(self: ci.Cursor):
+    """This cursor and its descendants, depth-first pre-order, without recursion."""
+    pending = [iter((self,))]
+    while pending:
+        cursor = next(pending[-1], None)
+        if cursor is None:
+            pending.pop()
+            continue
+        yield cursor
+        pending.append(cursor.get_children())
+
+
+ci.Cursor.get_children = _get_children
+ci.Cursor.walk_preorder = _walk_preorder
 
 
 def _decode_keeping_bytes(self) -> str | None:

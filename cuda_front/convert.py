@@ -68,6 +68,17 @@ _OPERATOR_NAMES = {
 }
 
 
+#: Deepest nesting of statements and expressions converted to IR.  The passes and the printer
+#: recurse on the IR; at this depth every stage runs within ``transpiler.deep_stack``'s stack and in
+#: reasonable time (a walk of a chain costs its length times its depth).
+MAX_NESTING = 1000
+
+
+def too_deeply_nested(cursor: ci.Cursor) -> CompileError:
+    return CompileError([error(location(cursor), f"code nested too deeply: more than {MAX_NESTING} levels of "
+                                                 "statements and expressions in device code")])
+
+
 def location(cursor: ci.Cursor) -> SourceLoc:
     loc = cursor.location
     return SourceLoc(loc.file.name if loc.file else "<built-in>", loc.line, loc.column)
@@ -116,6 +127,7 @@ class Converter:
         self.namespace_shared: dict[int, ir.VarDecl] = {}
         # `namespace cg = cooperative_groups;` declared in the function: likewise written out.
         self.namespace_aliases: dict[str, str] = {}
+        self.depth = 0  # statements and expressions being converted, one inside the other
 
     # ---------------------------------------------------------------------------- functions
 
@@ -181,6 +193,15 @@ class Converter:
         return ir.Block(tuple(result), loc=location(cursor))
 
     def stmts(self, cursor: ci.Cursor) -> list[ir.Stmt]:
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise too_deeply_nested(cursor)
+            return self._stmts(cursor)
+        finally:
+            self.depth -= 1
+
+    def _stmts(self, cursor: ci.Cursor) -> list[ir.Stmt]:
         kind = cursor.kind
         loc = location(cursor)
         if kind == K.COMPOUND_STMT:
@@ -369,6 +390,15 @@ class Converter:
         return result
 
     def expr_or_none(self, cursor: ci.Cursor) -> ir.Expr | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise too_deeply_nested(cursor)
+            return self._expr_or_none(cursor)
+        finally:
+            self.depth -= 1
+
+    def _expr_or_none(self, cursor: ci.Cursor) -> ir.Expr | None:
         kind = cursor.kind
         loc = location(cursor)
         children = list(cursor.get_children())
@@ -467,9 +497,9 @@ class Converter:
     def decl_ref(self, cursor: ci.Cursor) -> ir.Expr:
         loc = location(cursor)
         name = cursor.spelling
-        if name in BUILTIN_VARS and _is_builtin_decl(cursor.referenced):
+        if name in BUILTIN_VARS and is_builtin_decl(cursor.referenced):
             return ir.BuiltinVector(name, loc=loc)
-        if name == "warpSize" and _is_builtin_decl(cursor.referenced):
+        if name == "warpSize" and is_builtin_decl(cursor.referenced):
             return ir.Builtin("warpSize", "", loc=loc)
         ref = cursor.referenced
         sym = 0
@@ -692,7 +722,7 @@ def _void_conditional(cursor: ci.Cursor) -> ci.Cursor | None:
     return None
 
 
-def _is_builtin_decl(ref: ci.Cursor | None) -> bool:
+def is_builtin_decl(ref: ci.Cursor | None) -> bool:
     """True for the builtin index variables declared by MocCUDA's header (not a user's own)."""
     if ref is None or ref.location.file is None:
         return False

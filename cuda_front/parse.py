@@ -5,6 +5,11 @@ instead (1) MocCUDA's headers, whose ``cuda_runtime.h`` declares the CUDA langua
 ``__CUDA2CPU_PARSE__`` is defined, and (2) a few freestanding headers (``stddef.h``, ...) that the
 libclang wheel lacks because it ships no clang resource directory.  The user's ``-I -D -U
 -include -std`` come after ours, as nvcc would apply them.
+
+Before parsing, :mod:`cuda_front.nesting` refuses source nested deeper than clang's parse can
+take.  libclang is told (``LIBCLANG_NOTHREADS``) to parse on the calling thread rather than on a
+helper thread of its own with an 8 MiB stack, so that the parse runs on the deep stack
+``transpiler.deep_stack`` gives the translation.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from cuda_front import clang_ext  # noqa: F401  (reads source that is not UTF-8: see clang_ext)
+from cuda_front import clang_ext  # noqa: F401  (reads source that is not UTF-8, makes cursor visits safe: see clang_ext)
+from cuda_front import nesting
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc
 from transpiler.options import TranslateOptions
 
@@ -28,6 +34,8 @@ MOCCUDA_INCLUDE_DIR = Path(__file__).resolve().parent.parent / "moccuda" / "incl
 
 #: Largest source file the front end accepts; bigger inputs are refused before parsing.
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
+
+os.environ["LIBCLANG_NOTHREADS"] = "1"  # read by libclang at each parse
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,7 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
     path = Path(path)
     written = check_source_file(path)
     text = join_spaced_launch_brackets(written)
+    nesting.check(written, str(path))
     index = ci.Index.create()
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     try:

@@ -61,10 +61,13 @@ class Node:
                         yield item
 
     def walk(self) -> Iterator["Node"]:
-        """This node and all nodes below it, pre-order."""
-        yield self
-        for child in self.children():
-            yield from child.walk()
+        """This node and all nodes below it, pre-order.  Keeps its own stack: a recursive
+        generator would cost each node the depth of the tree and nest C calls as deep."""
+        pending = [self]
+        while pending:
+            node = pending.pop()
+            yield node
+            pending.extend(reversed(tuple(node.children())))
 
 
 # ----------------------------------------------------------------------------------- expressions

@@ -24,12 +24,12 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
-from cuda_front.convert import (ASSERT_FAIL, BUILTIN_VARS, Converter, inline_assembly_error, is_namespace_shared,
-                                location, specialization_arguments, template_header)
+from cuda_front.convert import (ASSERT_FAIL, BUILTIN_VARS, Converter, inline_assembly_error, is_builtin_decl,
+                                is_namespace_shared, location, specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
-from transpiler import __version__, ir, torch_host
+from transpiler import __version__, deep_stack, ir, torch_host
 from transpiler import kernel_library as kernel_library_module
 from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
 from transpiler.options import TranslateOptions
@@ -256,6 +256,24 @@ def _never_emitted_unused(fn: ci.Cursor) -> bool:
     head = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, file, fn.extent.start.offset),
                                          ci.SourceLocation.from_offset(tu, file, body.extent.start.offset))
     return bool({t.spelling for t in tu.get_tokens(extent=head)} & {"inline", "__inline__", "__inline", "__forceinline__"})
+
+
+def check_builtins_in_translated_code(unit: ParsedUnit, scan: UnitScan, translated: set[str]) -> None:
+    """Raise a located error at the first read of ``threadIdx``, ``blockIdx``, ``blockDim`` or
+    ``gridDim`` outside the functions the converter rewrites: the kernels and the ``__device__``
+    functions named in ``translated``.  Everything else (host code, class members, lambdas) is
+    kept as written, and g++ knows no such variables: the translation would not compile."""
+    rewritten = {c.hash for c in scan.kernels}
+    rewritten |= {c.hash for name in translated for c in scan.device_functions.get(name, ())}
+    pending = [c for c in unit.tu.cursor.get_children() if _is_user(c)]
+    while pending:
+        cursor = pending.pop()
+        if cursor.hash in rewritten:
+            continue
+        if cursor.kind == K.DECL_REF_EXPR and cursor.spelling in BUILTIN_VARS and is_builtin_decl(cursor.referenced):
+            raise unsupported(location(cursor), f"reading '{cursor.spelling}' outside a __global__ or __device__ "
+                                                "function (in host code, a class member or a lambda)")
+        pending.extend(cursor.get_children())
 
 
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
@@ -540,7 +558,15 @@ def render_file(name: str, edits: dict[str, list[Edit]], scan: UnitScan, include
 def translate_file(path: str | os.PathLike, options: TranslateOptions | None = None,
                    kernel_library: bool = False) -> TranslationResult:
     """``kernel_library``: the source of a kernel library for the program nvcc builds from the same
-    file (``transpiler.kernel_library``): host code out, entry points in, no host regions."""
+    file (``transpiler.kernel_library``): host code out, entry points in, no host regions.
+
+    Runs on a thread with a deep stack (``transpiler.deep_stack``): every stage recurses on the
+    program's nesting."""
+    return deep_stack.call(_translate_file, path, options, kernel_library)
+
+
+def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
+                    kernel_library: bool) -> TranslationResult:
     options = options or TranslateOptions()
     disabled = (*options.disabled_passes, "launch-regions") if kernel_library else options.disabled_passes
     passes = build_pipeline(options.pipeline, disabled)
@@ -558,6 +584,7 @@ def translate_file(path: str | os.PathLike, options: TranslateOptions | None = N
     check_shared_outside_device_functions(scan)
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
     inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
+    check_builtins_in_translated_code(unit, scan, set(needs) | inlined)
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:

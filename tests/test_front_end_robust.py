@@ -1,0 +1,160 @@
+"""A front end that never crashes: deep nesting, exceptions in libclang callbacks, code that clang
+accepts and g++ would not.  Each input either translates to code g++ accepts (and runs right) or
+is a located error with exit status 1: never a signal, a traceback or an "internal error"."""
+
+import re
+import sys
+
+import pytest
+
+from coverage_table import covers
+from support import run_cli, translate_build_run
+from transpiler.diagnostics import CompileError
+from transpiler.options import TranslateOptions
+from transpiler.translate import translate_file
+
+LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)
+
+
+def _program(kernel_body: str, host: str = "") -> str:
+    return f"""#include <cstdio>
+__global__ void k(int *o) {{ {kernel_body} }}
+int main() {{
+    int *o;
+    cudaMallocManaged(&o, 64 * sizeof(int));
+    for (int i = 0; i < 64; ++i) o[i] = 1;
+    {host}
+    k<<<1, 64>>>(o);
+    cudaDeviceSynchronize();
+    printf("%d %d\\n", o[0], o[63]);
+    return 0;
+}}
+"""
+
+
+def _located_error(tmp_path, source: str, expected: str) -> str:
+    cu = tmp_path / "deep.cu"
+    cu.write_text(source)
+    done = run_cli("--emit=openmp", cu, "-o", tmp_path / "deep.cpp")
+    assert done.returncode == 1, f"exit {done.returncode}: {done.stderr[-2000:]}"
+    assert LOCATED.search(done.stderr) and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert expected in done.stderr
+    return done.stderr
+
+
+@covers("Front end robustness", "a 340-term sum (deeper than Python's default recursion limit)")
+def test_a_long_sum_translates_and_runs(tmp_path):
+    cu = tmp_path / "sum.cu"
+    cu.write_text(_program("o[threadIdx.x] = " + " + ".join(["o[threadIdx.x]"] * 340) + ";"))
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.split() == ["340", "340"], run.stdout + run.stderr
+
+
+@covers("Front end robustness", "900 nested ifs in a kernel")
+def test_nine_hundred_nested_ifs_translate_and_run(tmp_path):
+    cu = tmp_path / "ifs.cu"
+    cu.write_text(_program("if (o[threadIdx.x] > 0) " * 900 + "o[threadIdx.x] = 5;"))
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.split() == ["5", "5"], run.stdout + run.stderr
+
+
+@covers("Front end robustness", "nesting deeper than clang's parse takes (30,000-term sum, 10,000 nested ifs)",
+        status="not supported", note="located error before libclang parses")
+@pytest.mark.parametrize("body", [
+    pytest.param("o[0] = " + "+".join(["0"] + ["1"] * 30000) + ";", id="sum-30000"),
+    pytest.param("if (threadIdx.x) " * 10000 + "o[0] = 1;", id="if-10000"),
+    pytest.param("o[0] = " + "(int)" * 30000 + "o[1];", id="cast-30000"),
+])
+def test_nesting_clang_cannot_parse_is_a_located_error(tmp_path, body):
+    _located_error(tmp_path, _program(body), "code nested too deeply to parse")
+
+
+@covers("Front end robustness", "device code nested deeper than 1000 levels", status="not supported",
+        note="located error")
+@pytest.mark.parametrize("body", [
+    pytest.param("o[0] = " + "+".join(["0"] + ["1"] * 3000) + ";", id="sum-3000"),
+    pytest.param("o[0] = " + "!" * 3000 + "o[1];", id="not-3000"),
+])
+def test_device_code_deeper_than_the_converter_takes_is_a_located_error(tmp_path, body):
+    stderr = _located_error(tmp_path, _program(body), "code nested too deeply: more than 1000 levels")
+    assert re.search(r"deep\.cu:2:\d+: error", stderr)
+
+
+def test_deep_host_code_translates(tmp_path):
+    """Host code is kept as written, but the front end's cursor walks go through all of it."""
+    cu = tmp_path / "host.cu"
+    cu.write_text(_program("o[threadIdx.x] += 1;", host="int x = " + " + ".join(["o[1]"] * 5000) + "; o[0] = x;"))
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.split() == ["5001", "2"], run.stdout + run.stderr
+
+
+def test_an_exception_in_a_libclang_visitor_callback_propagates(tmp_path):
+    """ctypes hands an exception raised in a callback to sys.unraisablehook, which prints and drops
+    it: ``get_children`` returned a short list and translation went on.  Here the callback runs
+    out of recursion depth; every attempt must either see all children or raise."""
+    from cuda_front.parse import parse_file
+
+    cu = tmp_path / "t.cu"
+    cu.write_text("__global__ void k(int *o) { o[0] = 1; o[1] = 2; o[2] = 3; }\n")
+    unit = parse_file(cu, TranslateOptions())
+    kernel = next(c for c in unit.tu.cursor.get_children() if c.spelling == "k")
+    body = list(kernel.get_children())[-1]
+    assert len(list(body.get_children())) == 3
+
+    def children_at_depth(frames_left: int):
+        if frames_left > 0:
+            return children_at_depth(frames_left - 1)
+        return len(list(body.get_children()))
+
+    limit = sys.getrecursionlimit()
+    outcomes = set()
+    try:
+        for slack in range(1, 12):
+            sys.setrecursionlimit(limit)
+            depth = 0
+            frame = sys._getframe()
+            while frame is not None:
+                depth, frame = depth + 1, frame.f_back
+            sys.setrecursionlimit(depth + 40)
+            try:
+                outcomes.add(children_at_depth(40 - slack - 4))
+            except Exception:  # RecursionError, or ctypes' ArgumentError wrapping it
+                outcomes.add("raised")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert outcomes <= {3, "raised"}, outcomes
+    assert "raised" in outcomes
+
+
+def test_translation_errors_are_compile_errors_not_recursion_errors(tmp_path):
+    cu = tmp_path / "t.cu"
+    cu.write_text(_program("o[0] = " + "!" * 1500 + "o[1];"))
+    with pytest.raises(CompileError) as info:
+        translate_file(cu, TranslateOptions())
+    assert "nested too deeply" in info.value.render(with_source=False)
+
+
+@covers("Front end robustness", "threadIdx/blockIdx/blockDim/gridDim read in host code, a class member or a lambda",
+        status="not supported", note="located error (g++ would reject the translation)")
+@pytest.mark.parametrize("source, line", [
+    pytest.param("__global__ void k(int *o) { o[threadIdx.x] = 1; }\n"
+                 "int main() { int x = blockIdx.x; return x; }\n", 2, id="host-function"),
+    pytest.param("#define TID threadIdx.x\n__global__ void k(int *o) { o[TID] = 1; }\n"
+                 "int main() { return TID; }\n", 3, id="through-a-macro"),
+    pytest.param("struct S { __device__ int lane() const { return threadIdx.x % 32; } };\n"
+                 "__global__ void k(int *o) { S s; o[0] = s.lane(); }\nint main() { return 0; }\n", 1,
+                 id="device-member"),
+    pytest.param("__global__ void k(int *o) { o[0] = 1; }\n"
+                 "int main() { auto f = [] { return gridDim.x; }; return f(); }\n", 2, id="host-lambda"),
+])
+def test_builtin_index_variables_outside_device_code_are_a_located_error(tmp_path, source, line):
+    stderr = _located_error(tmp_path, source, "outside a __global__ or __device__ function")
+    assert re.search(rf"deep\.cu:{line}:\d+: error", stderr), stderr
+
+
+def test_builtin_index_variables_in_a_host_device_function_still_translate(tmp_path):
+    cu = tmp_path / "hd.cu"
+    cu.write_text(_program("o[threadIdx.x] = lane();").replace(
+        "__global__", "__host__ __device__ int lane() { return threadIdx.x % 4; }\n__global__", 1))
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.split() == ["0", "3"], run.stdout + run.stderr
