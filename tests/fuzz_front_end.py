@@ -210,6 +210,20 @@ def run(minutes: float, seed: int, keep: Path | None, log=print) -> Counter:
     return counts
 
 
+def replay(kept: Path, log=print) -> Counter:
+    """Check again every input a run kept (``--keep``), as from the corpus program it was made of."""
+    by_stem = {p.stem: p for p in CORPUS}
+    counts: Counter = Counter()
+    with tempfile.TemporaryDirectory(prefix="cuda2cpu-fuzz-") as tmp:
+        for path in sorted(kept.glob("*.cu")):
+            origin = by_stem[re.search(r"-\d{5}-(.+)$", path.stem).group(1)]
+            outcome = check(path.read_text(), origin, Path(tmp))
+            counts["inputs"] += 1
+            counts[outcome.kind] += 1
+            log(f"{path.name}: {outcome.kind}" + (f"\n    {outcome.detail[:400]}" if outcome.kind in FINDINGS else ""))
+    return counts
+
+
 def summary(counts: Counter) -> str:
     kinds = ["translated", "error", "timeout", *FINDINGS]
     return f"{counts['inputs']} inputs: " + ", ".join(f"{k} {counts[k]}" for k in kinds)
@@ -220,8 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=5.0, help="how long to run (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, default=None, help="a directory to keep the findings' inputs in")
+    parser.add_argument("--replay", type=Path, default=None, help="check again the inputs kept in this directory")
     args = parser.parse_args(argv)
-    counts = run(args.minutes, args.seed, args.keep, log=lambda s: print(s, flush=True))
+    log = lambda s: print(s, flush=True)  # noqa: E731
+    counts = replay(args.replay, log) if args.replay else run(args.minutes, args.seed, args.keep, log)
     print(summary(counts), flush=True)
     return 1 if any(counts[k] for k in FINDINGS) else 0
 
