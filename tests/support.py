@@ -120,5 +120,11 @@ def run_cli(*args, cwd=None, env=None) -> subprocess.CompletedProcess:
                           text=True, cwd=cwd, env=full_env)
 
 
+def without_line_markers(source: str) -> str:
+    """A translation without its #line directives, for tests that read the compiler's reports
+    (-fopt-info, dumps) by the translated file's own line numbers."""
+    return re.sub(r"^#line \d+ .*\n", "", source, flags=re.M)
+
+
 def have(tool: str) -> bool:
     return shutil.which(tool) is not None

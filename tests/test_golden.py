@@ -17,10 +17,17 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(GOLDEN.glob("*.cu"))
 
 
+def _translate(cu: Path, monkeypatch, options: TranslateOptions | None = None) -> str:
+    """The translation of ``cu`` named as a user names it, from its own directory: its #line
+    directives then say "NAME.cu", wherever the checkout is."""
+    monkeypatch.chdir(cu.parent)
+    return translate_file(Path(cu.name), options).source
+
+
 @pytest.mark.parametrize("cu", CASES, ids=[c.stem for c in CASES])
-def test_golden(cu: Path, request, tmp_path):
+def test_golden(cu: Path, request, tmp_path, monkeypatch):
     expected_path = cu.with_suffix(".expected.cpp")
-    actual = translate_file(cu).source
+    actual = _translate(cu, monkeypatch)
     if request.config.getoption("--update-golden"):
         expected_path.write_text(actual)
     assert expected_path.exists(), f"no golden for {cu.name}: run with --update-golden"
@@ -34,10 +41,10 @@ SCHEDULE_CASES = [("vecadd", "blocks"), ("vecadd", "nested"), ("reverse_shared",
 
 
 @pytest.mark.parametrize("name, schedule", SCHEDULE_CASES, ids=[f"{n}-{s}" for n, s in SCHEDULE_CASES])
-def test_golden_schedule(name: str, schedule: str, request, tmp_path):
+def test_golden_schedule(name: str, schedule: str, request, tmp_path, monkeypatch):
     cu = GOLDEN / f"{name}.cu"
     expected_path = GOLDEN / f"{name}.{schedule}.expected.cpp"
-    actual = translate_file(cu, TranslateOptions(schedule=schedule)).source
+    actual = _translate(cu, monkeypatch, TranslateOptions(schedule=schedule))
     if request.config.getoption("--update-golden"):
         expected_path.write_text(actual)
     assert expected_path.exists(), f"no golden for {cu.name} under {schedule}: run with --update-golden"
@@ -49,8 +56,8 @@ def test_golden_schedule(name: str, schedule: str, request, tmp_path):
 
 
 @pytest.mark.parametrize("cu", CASES, ids=[c.stem for c in CASES])
-def test_golden_compiles_without_warnings(cu: Path, tmp_path):
+def test_golden_compiles_without_warnings(cu: Path, tmp_path, monkeypatch):
     cpp = tmp_path / (cu.stem + ".cpp")
-    cpp.write_text(translate_file(cu).source)
+    cpp.write_text(_translate(cu, monkeypatch))
     built = compile_cpp(cpp, tmp_path / cu.stem, ["-Werror"])
     assert built.returncode == 0, built.stderr

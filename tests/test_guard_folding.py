@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from support import PROGRAMS, compile_cpp, translate_build_run
+from support import PROGRAMS, compile_cpp, translate_build_run, without_line_markers
 from transpiler import ir
 from transpiler.options import TranslateOptions
 from transpiler.translate import translate_file
@@ -55,12 +55,12 @@ def test_without_folding_the_results_are_the_same(tmp_path):
 def test_gcc_vectorizes_the_folded_thread_loops(tmp_path):
     # The point of folding: gcc 12 vectorizes `for (tx ...; tx < tx_end; ...)` but not a loop
     # whose body is `if (i < n)`.  Every SIMD thread loop left without a guard must be reported.
-    result = translate_file(GUARDS, TranslateOptions(schedule="blocks"))
+    source = without_line_markers(translate_file(GUARDS, TranslateOptions(schedule="blocks")).source)
     cpp = tmp_path / "guards.cpp"
-    cpp.write_text(result.source)
+    cpp.write_text(source)
     built = compile_cpp(cpp, tmp_path / "guards", ["-fopt-info-vec-optimized"], opt="-O3")
     assert built.returncode == 0, built.stderr
-    lines = result.source.split("\n")
+    lines = source.split("\n")
     vectorized = {int(m.group(1)) for m in re.finditer(r"guards\.cpp:(\d+):\d+: optimized: loop vectorized",
                                                        built.stderr)}
     kernels_end = next(i for i, line in enumerate(lines) if line.startswith("int main"))
@@ -79,7 +79,7 @@ def test_guard_free_loops_load_contiguous_vectors(tmp_path):
     # it element by element ("evolution of base is not affine").  The test that picks the
     # guard-free loop also checks that the index has room not to wrap (moccuda::index_room),
     # which lets gcc see one contiguous vector per load.  The control build drops that check.
-    source = translate_file(GUARDS, TranslateOptions(schedule="blocks")).source
+    source = without_line_markers(translate_file(GUARDS, TranslateOptions(schedule="blocks")).source)
     without_room = source.replace("#include <cuda_runtime.h>\n", (
         "#include <cuda_runtime.h>\n"
         "namespace moccuda { template <class F, class L> bool every_thread_below_no_room(F f, L l, unsigned c)"

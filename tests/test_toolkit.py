@@ -349,3 +349,33 @@ def test_moccuda_toolkit_dir_subcommand(toolkit):
     done = subprocess.run([sys.executable, "-m", "moccuda", "toolkit-dir"], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 0 and done.stdout.strip() == str(toolkit), done.stderr
+
+
+# ------------------------------------------------------------------------------ #line
+
+LINES_CU = """\
+#include <cassert>
+#include <cstdio>
+__global__ void k(int *a)
+{
+    a[threadIdx.x] = 1;
+}
+int main() {
+    int *a; cudaMallocManaged(&a, 4 * sizeof(int));
+    k<<<1, 4>>>(a); cudaDeviceSynchronize();
+    int unused_here;
+    std::printf("%s:%d\\n", __FILE__, __LINE__); std::fflush(stdout);
+    assert(a[0] == 2);
+}
+"""
+
+
+@covers("Toolkit stand-in", "#line: host compiler diagnostics, __FILE__/__LINE__ and assert name the .cu's lines")
+def test_the_host_compiler_sees_the_cu_files_lines(tmp_path):
+    (tmp_path / "lines.cu").write_text(LINES_CU)
+    done = cuda2cpu("-O0", "-Xcompiler", "-Wall", "lines.cu", "-o", "lines", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "lines.cu:10:9: warning: unused variable" in done.stderr, done.stderr  # the source line shown is line 10
+    run = subprocess.run([str(tmp_path / "lines")], capture_output=True, text=True, timeout=60)
+    assert run.stdout == "lines.cu:11\n"
+    assert run.returncode != 0 and "lines.cu:12: int main(): Assertion `a[0] == 2' failed." in run.stderr, run.stderr

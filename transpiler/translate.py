@@ -526,6 +526,77 @@ def apply_edits(data: bytes, edits: list[Edit]) -> bytes:
     return b"".join(out)
 
 
+def line_marker(file_name: str, line: int) -> bytes:
+    """``#line LINE "FILE"``: what follows is FILE from LINE on, for the host compiler's
+    diagnostics, ``__FILE__``/``__LINE__`` (assert) and debug information."""
+    escaped = file_name.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line {line} "{escaped}"\n'.encode()
+
+
+def _restart_point(data: bytes, offset: int) -> int:
+    """The start of the first line after ``offset`` where a ``#line`` directive can go: not a
+    continuation of a line ending in a backslash (a macro definition), not inside a block comment."""
+    pos = offset
+    while True:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            return len(data)
+        opened, closed = data.rfind(b"/*", offset, end), data.rfind(b"*/", offset, end)
+        if opened > closed:  # inside a comment: go on after it closes
+            close = data.find(b"*/", end)
+            if close < 0:
+                return len(data)
+            pos = close + 2
+            continue
+        if data[end - 1:end] == b"\\" or data[end - 2:end] == b"\\\r":
+            pos = end + 1
+            continue
+        return end + 1
+
+
+def apply_edits_with_line_markers(data: bytes, edits: list[Edit], file_name: str) -> bytes:
+    """:func:`apply_edits`, with ``#line`` directives so that every line of ``data`` the
+    translation keeps is known by its own number (one at the start, one after each edit that
+    changes the number of lines: at once if the edit's text ends a line, else before the next
+    line); a replaced region's own lines (a translated kernel) count on from the line where it
+    starts.  A kernel on lines 3-6 of app.cu, say, becomes::
+
+        #line 1 "app.cu"
+        #include <cstdio>
+        (blank)
+        void k(moccuda::LaunchConfig launch, int *a)   <- line 3
+        {   ... the translated kernel: lines 4, 5, ... of app.cu to g++ ...
+        }
+        #line 7 "app.cu"
+        int main() { ...                               <- line 7, as in app.cu
+    """
+    edits = sorted(edits, key=lambda e: e.start)
+    out = [line_marker(file_name, 1)]
+    pos = 0
+    restart = None  # where the next marker goes (an offset into data), if one is owed
+    for e in edits:
+        if e.start < pos:
+            raise AssertionError("overlapping source edits")
+        if restart is not None and restart <= e.start:
+            out += [data[pos:restart], line_marker(file_name, data.count(b"\n", 0, restart) + 1)]
+            pos, restart = restart, None
+        out.append(data[pos:e.start])
+        out.append(e.text.encode())
+        pos = e.end
+        if e.text.count("\n") == data.count(b"\n", e.start, e.end) and restart is None:
+            continue
+        if e.text.endswith("\n"):  # the output is at a line start: the rest of the line is known at once
+            out.append(line_marker(file_name, data.count(b"\n", 0, pos) + 1))
+            restart = None
+        else:
+            restart = _restart_point(data, pos)
+    if restart is not None and restart < len(data):
+        out += [data[pos:restart], line_marker(file_name, data.count(b"\n", 0, restart) + 1)]
+        pos = restart
+    out.append(data[pos:])
+    return b"".join(out)
+
+
 def _line_span(data: bytes, offset: int) -> tuple[int, int]:
     start = data.rfind(b"\n", 0, offset) + 1
     end = data.find(b"\n", offset)
@@ -549,7 +620,7 @@ def render_file(name: str, edits: dict[str, list[Edit]], scan: UnitScan, include
         body = re.sub(r"^[ \t]*#[ \t]*pragma[ \t]+once[ \t]*$", "", body, flags=re.M)
         file_edits.append(Edit(start, end, f"// begin {source_text(data[start:end]).strip()} (translated by cuda2cpu)\n"
                                            f"{body.rstrip()}\n// end {os.path.basename(target)}"))
-    return apply_edits(data, file_edits)
+    return apply_edits_with_line_markers(data, file_edits, name)
 
 
 # --------------------------------------------------------------------------------- the driver

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#line 1 "grid_sync.cu"
 // Grid-wide synchronization: each step reads what other blocks wrote in the step before.  The
 // blocks run all at once, each on a thread of its own (run_grid); grid.sync() splits the block's
 // thread loop and, between the halves, waits for every block (++grid_phase).
@@ -64,6 +65,7 @@ void steps(moccuda::LaunchConfig launch, float *x, float *y, int n)
     });
     moccuda::launch_end(launch);
 }
+#line 21 "grid_sync.cu"
 
 int main()
 {

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#line 1 "launch_regions.cu"
 // Host regions: a time-step loop (hoisted region, host work in single) and two consecutive
 // launches (fused region).
 #include <utility>
@@ -41,22 +42,28 @@ void relax(moccuda::LaunchConfig launch, const float *in, float *out, int n)
 #pragma omp parallel
     relax__team(launch, in, out, n);
 }
+#line 11 "launch_regions.cu"
 
 void run(float *a, float *b, int n, int steps)
 {
     #pragma omp parallel  // launch-regions: hoisted
+#line 14 "launch_regions.cu"
     for (int t = 0; t < steps; ++t) {
         relax__team(moccuda::LaunchConfig((n + 255) / 256, 256), a, b, n);
         #pragma omp single
         {
+#line 16 "launch_regions.cu"
         std::swap(a, b);
         }
+#line 17 "launch_regions.cu"
     }
     #pragma omp parallel  // launch-regions: fused
     {
+#line 18 "launch_regions.cu"
     relax__team(moccuda::LaunchConfig((n + 255) / 256, 256), a, b, n);
     relax__team(moccuda::LaunchConfig((n + 255) / 256, 256), b, a, n);
     }
+#line 20 "launch_regions.cu"
 }
 
 int main()

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#line 1 "reverse_shared.cu"
 // Top-level barrier, a value kept across it, and an early return before it.
 #include <cstdio>
 #define BLOCK 128
@@ -54,6 +55,7 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
     }
     moccuda::launch_end(launch);
 }
+#line 15 "reverse_shared.cu"
 
 int main()
 {

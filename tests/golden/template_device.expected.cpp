@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#line 1 "template_device.cu"
 // A templated kernel, a __device__ helper that reads threadIdx, a prototype and a 4-part launch.
 #include <cstdio>
 
@@ -45,6 +46,7 @@ void scale(moccuda::LaunchConfig launch, T *x, T factor, int n)
     }
     moccuda::launch_end(launch);
 }
+#line 22 "template_device.cu"
 
 void doubled(moccuda::LaunchConfig launch, float *x)
 {
@@ -67,6 +69,7 @@ void doubled(moccuda::LaunchConfig launch, float *x)
     }
     moccuda::launch_end(launch);
 }
+#line 24 "template_device.cu"
 
 int main()
 {

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#line 1 "vecadd.cu"
 // A map with a guard: no barrier, one thread loop.
 #include <cstdio>
 
@@ -40,6 +41,7 @@ void vecadd(moccuda::LaunchConfig launch, const float *a, const float *b, float 
     }
     moccuda::launch_end(launch);
 }
+#line 10 "vecadd.cu"
 
 int main()
 {

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#line 1 "warp_loop.cu"
 // A warp per row: the loop's trip count differs between the warps of a block, so each thread
 // keeps its own loop state (done_LINE) and the block loops while any thread is still in.
 #include <cuda_runtime.h>
@@ -133,6 +134,7 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
     }
     moccuda::launch_end(launch);
 }
+#line 16 "warp_loop.cu"
 
 int main()
 {
