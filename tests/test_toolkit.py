@@ -379,3 +379,27 @@ def test_the_host_compiler_sees_the_cu_files_lines(tmp_path):
     run = subprocess.run([str(tmp_path / "lines")], capture_output=True, text=True, timeout=60)
     assert run.stdout == "lines.cu:11\n"
     assert run.returncode != 0 and "lines.cu:12: int main(): Assertion `a[0] == 2' failed." in run.stderr, run.stderr
+
+
+# ------------------------------------------------------------------------------ cuda2cpu serve
+
+@pytest.mark.parametrize("module", ["fastapi", "uvicorn"])
+def test_serve_without_the_server_extra_says_which_extra(module):
+    code = (f"import sys; sys.modules[{module!r}] = None\n"  # as if not installed
+            "from transpiler.cli import main\nsys.exit(main(['serve', '--port', '0']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 1, done.stderr
+    assert f"needs the 'server' extra (no module '{module}')" in done.stderr and "cuda2cpu[server]" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------------------ moccuda.torch
+
+def test_a_cuda_build_of_pytorch_is_refused_at_once_saying_what_to_install():
+    from moccuda.torch.requirement import cuda_build_reason
+
+    reason = cuda_build_reason("2.5.1+cu124", "12.4")
+    assert "CUDA 12.4 build" in reason
+    assert "install the CPU wheel: pip install torch --index-url https://download.pytorch.org/whl/cpu" in reason
+    assert cuda_build_reason("2.5.1+cpu", None) is None  # the CPU wheel: torch.version.cuda is None

@@ -15,6 +15,10 @@ from transpiler import toolkit
 from transpiler.nvcc_flags import UsageError, help_text, parse_args
 
 
+#: The modules of the 'server' extra (pyproject.toml) that `cuda2cpu serve` imports.
+SERVER_MODULES = {"fastapi", "uvicorn", "starlette", "multipart", "python_multipart", "pydantic"}
+
+
 def _explain_text(explain: dict) -> str:
     lines = []
     for k in explain.get("kernels", []):
@@ -57,8 +61,15 @@ def _run(argv: list[str] | None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:
-        from server.cli import main as serve
-        return serve(argv[1:])
+        try:
+            from server.cli import main as serve
+            return serve(argv[1:])
+        except ModuleNotFoundError as exc:  # installed without the service's dependencies
+            if exc.name is None or exc.name.split(".")[0] not in SERVER_MODULES:
+                raise
+            print(f"cuda2cpu serve: error: the HTTP service needs the 'server' extra (no module '{exc.name}'): "
+                  "pip install 'cuda2cpu[server]' (or, in a checkout, pip install -e '.[server]')", file=sys.stderr)
+            return 1
     try:
         inv = parse_args(argv)
     except UsageError as exc:

@@ -19,6 +19,20 @@ def require_torch() -> None:
     if importlib.util.find_spec("torch") is None:
         raise TorchMissingError(f"PyTorch is not installed. {INSTALL_HINT}")
     try:
-        import torch  # noqa: F401
+        import torch
     except ImportError as exc:
         raise TorchMissingError(f"PyTorch is installed but cannot be imported ({exc}). {INSTALL_HINT}") from exc
+    reason = cuda_build_reason(torch.__version__, torch.version.cuda)
+    if reason:
+        raise TorchMissingError(reason)
+
+
+def cuda_build_reason(torch_version: str, cuda_version: str | None) -> str | None:
+    """Why this PyTorch cannot host MocCUDA's extensions, or None: a CUDA build of PyTorch loads
+    NVIDIA's libcudart itself, which then serves the extension's CUDA calls instead of MocCUDA (and
+    fails without a GPU), so moccuda.torch stops at once instead of after a long build."""
+    if cuda_version is None:
+        return None
+    return (f"PyTorch {torch_version} is a CUDA {cuda_version} build: its own CUDA runtime, not MocCUDA, would "
+            "serve the extension. install the CPU wheel: pip install torch --index-url "
+            "https://download.pytorch.org/whl/cpu")
