@@ -65,9 +65,10 @@ def _run(argv: list[str] | None) -> int:
             from server.cli import main as serve
             return serve(argv[1:])
         except ModuleNotFoundError as exc:  # installed without the service's dependencies
-            if exc.name is None or exc.name.split(".")[0] not in SERVER_MODULES:
+            missing = (exc.name or "").split(".")[0]
+            if missing not in SERVER_MODULES:
                 raise
-            print(f"cuda2cpu serve: error: the HTTP service needs the 'server' extra (no module '{exc.name}'): "
+            print(f"cuda2cpu serve: error: the HTTP service needs the 'server' extra (no module '{missing}'): "
                   "pip install 'cuda2cpu[server]' (or, in a checkout, pip install -e '.[server]')", file=sys.stderr)
             return 1
     try:
