@@ -109,3 +109,8 @@ def test_every_untranslatable_construct_is_reported_where_it_stands(tmp_path):
     assert [e.split(": error: ")[0] for e in errors] == [f"{cu}:1:42", f"{cu}:3:50", f"{cu}:6:45"], done.stderr
     assert "inline assembly in device code is not supported" in errors[0]
     assert "__popc" in done.stderr  # what to do instead
+
+
+@covers("Kernels and memory", "<<< >>> launch through a function pointer (variable, typedef, using, member)")
+def test_kernels_launched_through_function_pointers(tmp_path):
+    _passes(tmp_path, "kernel_pointer_launch.cu")

@@ -470,6 +470,63 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
     return edits
 
 
+def launched_pointer_type_edits(unit: ParsedUnit, scan: UnitScan) -> list[tuple[str, Edit]]:
+    """A function pointer launched with ``<<< >>>`` (``void (*kernel)(float *, int) = &copy;
+    kernel<<<g, b>>>(...)``) holds translated kernels, which take the launch configuration
+    first: its declared type (or the typedef/using it is declared with) gets that parameter,
+    ``void (*kernel)(moccuda::LaunchConfig, float *, int)``."""
+    declarations: dict[int, ci.Cursor] = {}
+    for top in unit.tu.cursor.get_children():
+        if top.location.file is None or top.location.file.name not in scan.files:
+            continue
+        for call in top.walk_preorder():
+            children = list(call.get_children()) if call.kind == K.CALL_EXPR else []
+            if len(children) < 2 or children[1].kind != K.CALL_EXPR or children[1].spelling != "__cudaPushCallConfiguration":
+                continue
+            callee = children[0]
+            while callee.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(list(callee.get_children())) == 1:
+                callee = list(callee.get_children())[0]
+            ref = callee.referenced if callee.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR) else None
+            if ref is None or ref.kind not in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+                continue
+            declared = ref.type.get_declaration()
+            if declared.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                ref = declared  # the pointer type has a name: that is where its parameters are
+            declarations.setdefault(ref.hash, ref)
+    edits = []
+    for decl in declarations.values():
+        at = _function_pointer_parameters(decl)
+        if at is None:
+            raise unsupported(location(decl), "a kernel launched through a pointer whose type is not written "
+                                               "'R (*name)(parameters)' here")
+        file, offset, empty = at
+        edits.append((file, Edit(offset, offset, "moccuda::LaunchConfig" + ("" if empty else ", "))))
+    return edits
+
+
+def _function_pointer_parameters(decl: ci.Cursor) -> tuple[str, int, bool] | None:
+    """Where the parameter list of ``R (*name)(...)`` (or ``using name = R (*)(...)``) written by
+    ``decl`` opens: its file, the offset just past ``(``, and whether the list is empty."""
+    if clang_ext.expanded_from_macro(decl) or decl.extent.start.file is None:
+        return None
+    tokens = list(decl.get_tokens())
+    spelled = [t.spelling for t in tokens]
+    for i in range(len(spelled) - 2):
+        star = spelled[i] == "(" and spelled[i + 1] == "*"
+        if not star:
+            continue
+        close = i + 2 if spelled[i + 2] == ")" else i + 3
+        if close + 1 >= len(spelled) or spelled[close] != ")" or spelled[close + 1] != "(":
+            continue
+        if close == i + 3 and spelled[i + 2] != decl.spelling:
+            continue
+        empty = spelled[close + 2] in (")", "void") if close + 2 < len(spelled) else True
+        if spelled[close + 2:close + 4] == ["void", ")"]:
+            return None  # `(void)`: one edit cannot make it `(moccuda::LaunchConfig)`
+        return decl.extent.start.file.name, tokens[close + 1].extent.end.offset, empty
+    return None
+
+
 def _written_range(cursor: ci.Cursor) -> tuple[str, int, int] | None:
     """Where ``cursor`` is written: its file and byte range, also inside a macro's argument
     (``CHECK(cudaLaunchKernel((void *)k, ...))``); None for code a macro's body spells."""
@@ -720,6 +777,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         if found:
             edits.setdefault(name, []).extend(found)
     for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
+        edits.setdefault(name, []).append(edit)
+    for name, edit in launched_pointer_type_edits(unit, scan):
         edits.setdefault(name, []).append(edit)
     # PyTorch extensions: host checks for CUDA tensors accept the CPU tensors standing in for them.
     host_rewrites = []
