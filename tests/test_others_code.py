@@ -114,3 +114,10 @@ def test_every_untranslatable_construct_is_reported_where_it_stands(tmp_path):
 @covers("Kernels and memory", "<<< >>> launch through a function pointer (variable, typedef, using, member)")
 def test_kernels_launched_through_function_pointers(tmp_path):
     _passes(tmp_path, "kernel_pointer_launch.cu")
+
+
+@covers("Atomics", "__nv_atomic_fetch_add/_fetch_or/_fetch_max", "__nv_atomic_add (float)",
+        "__nv_atomic_load_n/_store_n/_exchange_n/_compare_exchange_n", "__nv_atomic_thread_fence",
+        "__NV_ATOMIC_* orders and __NV_THREAD_SCOPE_* scopes")
+def test_scoped_atomics_with_memory_orders(tmp_path):
+    _passes(tmp_path, "scoped_atomics.cu")

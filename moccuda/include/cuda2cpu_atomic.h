@@ -9,6 +9,8 @@
 #define MOCCUDA_CUDA2CPU_ATOMIC_H
 #ifdef __cplusplus
 
+#include <type_traits>
+
 #include "host_defines.h"
 
 #define MOCCUDA_HD inline __host__ __device__
@@ -123,6 +125,165 @@ MOCCUDA_HD unsigned int atomicDec(unsigned int *p, unsigned int limit)
 MOCCUDA_SCOPED(unsigned int, atomicInc, (unsigned int *p, unsigned int limit), (p, limit))
 MOCCUDA_SCOPED(unsigned int, atomicDec, (unsigned int *p, unsigned int limit), (p, limit))
 #undef MOCCUDA_SCOPED
+
+/* CUDA 12.8's scoped atomics with an explicit memory order: __nv_atomic_<op>(ptr, ..., order,
+ * scope).  The orders are the C++ (and GCC) ones; every scope is the whole program here, as the
+ * blocks of a grid run on the threads of one process.  Floating-point add and sub, and min and
+ * max, are compare-and-swap loops in the given order. */
+#define __NV_ATOMIC_RELAXED __ATOMIC_RELAXED
+#define __NV_ATOMIC_CONSUME __ATOMIC_CONSUME
+#define __NV_ATOMIC_ACQUIRE __ATOMIC_ACQUIRE
+#define __NV_ATOMIC_RELEASE __ATOMIC_RELEASE
+#define __NV_ATOMIC_ACQ_REL __ATOMIC_ACQ_REL
+#define __NV_ATOMIC_SEQ_CST __ATOMIC_SEQ_CST
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+
+namespace moccuda {
+namespace detail {
+/* A compare-and-swap loop like atomic_update, in memory order `order` (the failure order is
+ * relaxed or acquire: release orders are not allowed there). */
+template <class T, class Update>
+MOCCUDA_HD T atomic_update_ordered(T *p, int order, Update update)
+{
+    int failure = (order == __ATOMIC_RELAXED || order == __ATOMIC_RELEASE) ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE;
+    T old;
+    __atomic_load(p, &old, failure);
+    T next = update(old);
+    while (!__atomic_compare_exchange(p, &old, &next, true, order, failure))
+        next = update(old);
+    return old;
+}
+template <class T>
+constexpr bool atomic_integer = std::is_integral<T>::value || std::is_pointer<T>::value;
+}  // namespace detail
+}  // namespace moccuda
+
+template <class T>
+MOCCUDA_HD T __nv_atomic_load_n(T *p, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    T value;
+    __atomic_load(p, &value, order);
+    return value;
+}
+template <class T>
+MOCCUDA_HD void __nv_atomic_load(T *p, T *ret, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    __atomic_load(p, ret, order);
+}
+template <class T>
+MOCCUDA_HD void __nv_atomic_store_n(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    __atomic_store(p, &value, order);
+}
+template <class T>
+MOCCUDA_HD void __nv_atomic_store(T *p, T *value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    __atomic_store(p, value, order);
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_exchange_n(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    T old;
+    __atomic_exchange(p, &value, &old, order);
+    return old;
+}
+template <class T>
+MOCCUDA_HD void __nv_atomic_exchange(T *p, T *value, T *ret, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    __atomic_exchange(p, value, ret, order);
+}
+template <class T>
+MOCCUDA_HD bool __nv_atomic_compare_exchange_n(T *p, T *expected, T desired, bool weak, int success, int failure,
+                                               int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return __atomic_compare_exchange(p, expected, &desired, weak, success, failure);
+}
+template <class T>
+MOCCUDA_HD bool __nv_atomic_compare_exchange(T *p, T *expected, T *desired, bool weak, int success, int failure,
+                                             int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return __atomic_compare_exchange(p, expected, desired, weak, success, failure);
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_add(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    if constexpr (moccuda::detail::atomic_integer<T>)
+        return __atomic_fetch_add(p, value, order);
+    else
+        return moccuda::detail::atomic_update_ordered(p, order, [value](T old) { return old + value; });
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_sub(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    if constexpr (moccuda::detail::atomic_integer<T>)
+        return __atomic_fetch_sub(p, value, order);
+    else
+        return moccuda::detail::atomic_update_ordered(p, order, [value](T old) { return old - value; });
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_and(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return __atomic_fetch_and(p, value, order);
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_or(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return __atomic_fetch_or(p, value, order);
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_xor(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return __atomic_fetch_xor(p, value, order);
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_min(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return moccuda::detail::atomic_update_ordered(p, order, [value](T old) { return value < old ? value : old; });
+}
+template <class T>
+MOCCUDA_HD T __nv_atomic_fetch_max(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    return moccuda::detail::atomic_update_ordered(p, order, [value](T old) { return old < value ? value : old; });
+}
+/* The forms without a result. */
+#define MOCCUDA_NV_ATOMIC_VOID(OP)                                                                   \
+    template <class T>                                                                              \
+    MOCCUDA_HD void __nv_atomic_##OP(T *p, T value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM) \
+    {                                                                                               \
+        (void)__nv_atomic_fetch_##OP(p, value, order, scope);                                       \
+    }
+MOCCUDA_NV_ATOMIC_VOID(add)
+MOCCUDA_NV_ATOMIC_VOID(sub)
+MOCCUDA_NV_ATOMIC_VOID(and)
+MOCCUDA_NV_ATOMIC_VOID(or)
+MOCCUDA_NV_ATOMIC_VOID(xor)
+MOCCUDA_NV_ATOMIC_VOID(min)
+MOCCUDA_NV_ATOMIC_VOID(max)
+#undef MOCCUDA_NV_ATOMIC_VOID
+MOCCUDA_HD void __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM)
+{
+    (void)scope;
+    __atomic_thread_fence(order);
+}
 
 /* Fences order this thread's memory accesses as seen by every other thread. */
 MOCCUDA_HD void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
