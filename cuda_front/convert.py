@@ -127,7 +127,14 @@ class Converter:
         self.namespace_shared: dict[int, ir.VarDecl] = {}
         # `namespace cg = cooperative_groups;` declared in the function: likewise written out.
         self.namespace_aliases: dict[str, str] = {}
+<<<<<<< HEAD
         self.depth = 0  # statements and expressions being converted, one inside the other
+=======
+        # Types the kernel being converted defines (declared at the top of its translation), and
+        # the function being converted.
+        self.local_types: list[ir.LocalType] = []
+        self.function: ci.Cursor | None = None
+>>>>>>> 2c51086 (Types (struct/class/union/enum) defined inside a kernel are declared at the top of its translation, as written; one that uses the kernel's locals, or one in a __device__ function, is a located error saying to define it outside)
 
     # ---------------------------------------------------------------------------- functions
 
@@ -138,7 +145,7 @@ class Converter:
         return ir.Kernel(cursor.spelling, params, body,
                          template="template <>" if specialization else template_header(cursor),
                          qualifiers=_qualifiers(cursor), template_args=template_arguments(cursor),
-                         specialization=specialization, loc=location(cursor))
+                         specialization=specialization, local_types=tuple(self.local_types), loc=location(cursor))
 
     def device_function(self, cursor: ci.Cursor) -> ir.DeviceFunction:
         return ir.DeviceFunction(cursor.spelling, cursor.result_type.spelling, self.params(cursor),
@@ -161,6 +168,8 @@ class Converter:
     def function_body(self, cursor: ci.Cursor) -> ir.Block:
         self.local_aliases = {}
         self.namespace_aliases = {}
+        self.local_types = []
+        self.function = cursor
         for child in cursor.get_children():
             if child.kind == K.COMPOUND_STMT:
                 return self.block(child)
@@ -215,6 +224,8 @@ class Converter:
                     self.namespace_aliases[child.spelling] = self.namespace_alias_target(child)
                 elif child.kind == K.STATIC_ASSERT:
                     decls.append(self.static_assert(child))
+                elif child.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.ENUM_DECL):
+                    self.local_types.append(self.local_type(child))
                 elif child.kind != K.TYPE_REF:
                     decls.append(self.var_decl(child))
             return decls
@@ -308,6 +319,25 @@ class Converter:
             raise unsupported(loc, "an 'auto' declaration without an initializer")
         self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)
         return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
+
+    def local_type(self, cursor: ci.Cursor) -> ir.LocalType:
+        """A type defined in a kernel's body, kept as written for the top of the translation
+        (:class:`ir.LocalType`); one that names what the kernel declares before it could not
+        move there, nor can a type of a ``__device__`` function (which may be inlined)."""
+        loc = location(cursor)
+        what = f"a local {cursor.kind.name.lower().replace('_decl', '')} definition"
+        if self.function is None or not _is_kernel(self.function):
+            raise unsupported(loc, f"{what} in a __device__ function (define it outside the function)")
+        tokens = clang_ext.written_tokens(cursor)
+        if tokens is None or not cursor.spelling or cursor.is_anonymous():
+            raise unsupported(loc, f"{what} that is unnamed or spelled by a macro")
+        for n in cursor.walk_preorder():
+            ref = n.referenced if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF, K.TEMPLATE_REF) else None
+            if ref is not None and ref.semantic_parent is not None and ref.semantic_parent == self.function \
+                    and ref.kind not in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER):
+                raise unsupported(location(n), f"{what} that uses the kernel's local '{ref.spelling}' "
+                                               "(define the type outside the kernel)")
+        return ir.LocalType(tokens_text(tokens) + ";", loc=loc)
 
     def namespace_alias_target(self, cursor: ci.Cursor) -> str:
         """The namespace a local ``namespace a = b::c;`` names, fully qualified."""
@@ -722,7 +752,15 @@ def _void_conditional(cursor: ci.Cursor) -> ci.Cursor | None:
     return None
 
 
+<<<<<<< HEAD
 def is_builtin_decl(ref: ci.Cursor | None) -> bool:
+=======
+def _is_kernel(function: ci.Cursor) -> bool:
+    return any(c.kind == K.CUDAGLOBAL_ATTR for c in function.get_children())
+
+
+def _is_builtin_decl(ref: ci.Cursor | None) -> bool:
+>>>>>>> 2c51086 (Types (struct/class/union/enum) defined inside a kernel are declared at the top of its translation, as written; one that uses the kernel's locals, or one in a __device__ function, is a located error saying to define it outside)
     """True for the builtin index variables declared by MocCUDA's header (not a user's own)."""
     if ref is None or ref.location.file is None:
         return False

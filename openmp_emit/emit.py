@@ -380,6 +380,8 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
+    for local_type in kernel.local_types:
+        printer.emit(local_type.text)
     printer.emit("if (!moccuda::launch_begin(launch)) return;")
     printer.emit("const dim3 gridDim = launch.grid;")
     printer.emit("const dim3 blockDim = launch.block;")

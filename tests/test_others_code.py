@@ -121,3 +121,18 @@ def test_kernels_launched_through_function_pointers(tmp_path):
         "__NV_ATOMIC_* orders and __NV_THREAD_SCOPE_* scopes")
 def test_scoped_atomics_with_memory_orders(tmp_path):
     _passes(tmp_path, "scoped_atomics.cu")
+
+
+@covers("Kernels and memory", "struct/enum defined inside a kernel")
+def test_types_defined_inside_a_kernel(tmp_path):
+    _passes(tmp_path, "local_types.cu")
+
+
+@covers("Kernels and memory", "struct defined inside a kernel that uses the kernel's locals", status="not supported",
+        note="located error (define the type outside the kernel)")
+def test_local_type_using_a_local_is_a_located_error(tmp_path):
+    cu = tmp_path / "t.cu"
+    cu.write_text("__global__ void k(int *a) {\n  constexpr int n = 4;\n  struct S { int v[n]; };\n"
+                  "  S s; s.v[0] = 1; a[threadIdx.x] = s.v[0];\n}\n")
+    done = run_cli(cu, "-o", tmp_path / "t")
+    assert done.returncode == 1 and f"{cu}:3:" in done.stderr and "define the type outside" in done.stderr, done.stderr

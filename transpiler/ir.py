@@ -391,6 +391,15 @@ class Symbol:
 
 
 @dataclass(frozen=True)
+class LocalType(Node):
+    """A class, struct, union or enum defined inside a kernel, as written (``text``, with its
+    ``;``).  It is declared at the top of the translated kernel: the lowering may split the
+    scope it stood in, and per-thread storage of its type is declared outside that scope."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Kernel(Node):
     """A ``__global__`` function.  ``template`` is its template header as written, or ""."""
 
@@ -405,6 +414,8 @@ class Kernel(Node):
     #: template arguments as written (``<float>``), printed after the name; ``template`` is then
     #: ``template <>``.
     specialization: str = ""
+    #: The types the kernel defines in its body (:class:`LocalType`), in source order.
+    local_types: tuple[LocalType, ...] = ()
 
 
 @dataclass(frozen=True)
