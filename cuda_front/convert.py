@@ -127,14 +127,11 @@ class Converter:
         self.namespace_shared: dict[int, ir.VarDecl] = {}
         # `namespace cg = cooperative_groups;` declared in the function: likewise written out.
         self.namespace_aliases: dict[str, str] = {}
-<<<<<<< HEAD
         self.depth = 0  # statements and expressions being converted, one inside the other
-=======
         # Types the kernel being converted defines (declared at the top of its translation), and
         # the function being converted.
         self.local_types: list[ir.LocalType] = []
         self.function: ci.Cursor | None = None
->>>>>>> 2c51086 (Types (struct/class/union/enum) defined inside a kernel are declared at the top of its translation, as written; one that uses the kernel's locals, or one in a __device__ function, is a located error saying to define it outside)
 
     # ---------------------------------------------------------------------------- functions
 
@@ -752,15 +749,11 @@ def _void_conditional(cursor: ci.Cursor) -> ci.Cursor | None:
     return None
 
 
-<<<<<<< HEAD
-def is_builtin_decl(ref: ci.Cursor | None) -> bool:
-=======
 def _is_kernel(function: ci.Cursor) -> bool:
     return any(c.kind == K.CUDAGLOBAL_ATTR for c in function.get_children())
 
 
-def _is_builtin_decl(ref: ci.Cursor | None) -> bool:
->>>>>>> 2c51086 (Types (struct/class/union/enum) defined inside a kernel are declared at the top of its translation, as written; one that uses the kernel's locals, or one in a __device__ function, is a located error saying to define it outside)
+def is_builtin_decl(ref: ci.Cursor | None) -> bool:
     """True for the builtin index variables declared by MocCUDA's header (not a user's own)."""
     if ref is None or ref.location.file is None:
         return False
