@@ -162,6 +162,7 @@ PIPELINE_ORDER = (
     "barrier-interchange",
     "min-cut",
     "barrier-split",
+    "race-check",
     "guard-folding",
     "thread-simd",
     "thread-order",
