@@ -55,14 +55,15 @@ def count_below_width(count: ir.Expr) -> bool:
     return value is not None and 0 <= value < 32
 
 
-def _gpu_shift(e: ir.Expr) -> bool:
+def is_gpu_shift(e: ir.Node) -> bool:
+    """Whether ``e`` is a shift the printer writes as a GPU shift (its count may reach the width)."""
     if isinstance(e, ir.Binary):
         return e.op in GPU_SHIFTS and not count_below_width(e.rhs)
     return isinstance(e, ir.Assign) and e.op in GPU_SHIFTS and not count_below_width(e.value)
 
 
 def precedence(e: ir.Expr) -> int:
-    if _gpu_shift(e):
+    if is_gpu_shift(e):
         return POSTFIX
     if isinstance(e, ir.Binary):
         return PRECEDENCE[e.op]
@@ -83,7 +84,7 @@ def _needs_clarity(parent: str, child: ir.Expr) -> bool:
     """Parentheses gcc's -Wparentheses asks for, though precedence does not need them."""
     if parent in _BITWISE and isinstance(child, ir.Unary) and child.op == "!":
         return True
-    if not isinstance(child, ir.Binary) or _gpu_shift(child):
+    if not isinstance(child, ir.Binary) or is_gpu_shift(child):
         return False
     if parent in _COMPARE and child.op in _COMPARE:
         return True
@@ -136,7 +137,7 @@ def _expr(e: ir.Expr) -> str:
         return e.var if not e.dim else f"{e.var}.{e.dim}"
     if isinstance(e, ir.BuiltinVector):
         return e.var
-    if _gpu_shift(e):
+    if is_gpu_shift(e):
         operands = (e.lhs, e.rhs) if isinstance(e, ir.Binary) else (e.target, e.value)
         return f"{GPU_SHIFTS[e.op]}({print_expr(operands[0], 2)}, {print_expr(operands[1], 2)})"
     if isinstance(e, ir.Binary):

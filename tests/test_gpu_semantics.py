@@ -53,8 +53,8 @@ def test_kernel_libraries_and_torch_extensions_compile_without_strict_aliasing(t
 
 
 @covers("Device code", "shift by a count of the operand's width or more (<<, >>, <<=, >>=)", status="partial",
-        note="the GPU's result (0, or -1 for >> of a negative value) in kernels and translated device functions; "
-             "a __device__ function kept as written (it reads no builtin index) shifts as x86 does")
+        note="the GPU's result (0, or -1 for >> of a negative value) in kernels and __device__ functions; "
+             "an overloaded or __host__ __device__ function shifts as the host does")
 @pytest.mark.parametrize("options", [TranslateOptions(), TranslateOptions(lowering="fallback")],
                          ids=["default", "lowering=fallback"])
 def test_shift_counts_of_the_width_or_more_shift_every_bit_out(options, tmp_path):

@@ -303,6 +303,17 @@ def device_bodies_for_analysis(converter: Converter, scan: UnitScan,
     return bodies
 
 
+def gpu_shift_functions(scan: UnitScan, bodies: dict[str, ir.DeviceFunction]) -> list[str]:
+    """The ``__device__`` (not ``__host__``) functions that shift by a count not provably below
+    the width: translated, not kept as written, so that the printer gives them the GPU's shifts
+    (``openmp_emit.printer.GPU_SHIFTS``).  Only those ``bodies`` holds (one definition the
+    converter can represent); others keep C++'s shifts."""
+    from openmp_emit.printer import is_gpu_shift
+
+    return [name for name, fn in bodies.items()
+            if K.CUDAHOST_ATTR not in _attrs(scan.device_functions[name][0]) and any(map(is_gpu_shift, fn.body.walk()))]
+
+
 # -------------------------------------------------------------------------------------- edits
 
 
@@ -707,6 +718,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     kernels = tuple(_each_converted(scan.kernels, converter.kernel, errors))
     unreadable: dict[str, CompileError] = {}
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
+    for name in gpu_shift_functions(scan, bodies):
+        needs.setdefault(name, ())  # translated (no builtin parameters) for the GPU's shifts
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
     check_shared_outside_device_functions(scan)

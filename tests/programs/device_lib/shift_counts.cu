@@ -35,13 +35,19 @@ __global__ void shifts(const int *count, unsigned *u32, int *s32, unsigned long 
     s32[4 * i + 3] = 0x40000000 >> (n - 1) << 1;  // a count from an expression
 }
 
+// Appends `len` bits to a 32-bit accumulator (a __device__ function that reads no thread index).
+__device__ unsigned append_bits(unsigned acc, unsigned code, int len)
+{
+    return (acc << len) | code;
+}
+
 // Packs `len` low bits of each code into a 32-bit accumulator, high bits first, and stores the
 // accumulator after each code.
 __global__ void pack(const unsigned *code, const int *len, unsigned *out, int n)
 {
     unsigned acc = 0;
     for (int k = 0; k < n; ++k) {
-        acc = (acc << len[k]) | code[k];
+        acc = append_bits(acc, code[k], len[k]);
         out[k] = acc;
     }
 }
