@@ -598,7 +598,7 @@ def line_marker(file_name: str, line: int) -> bytes:
     """``#line LINE "FILE"``: what follows is FILE from LINE on, for the host compiler's
     diagnostics, ``__FILE__``/``__LINE__`` (assert) and debug information."""
     escaped = file_name.replace("\\", "\\\\").replace('"', '\\"')
-    return f'#line {line} "{escaped}"\n'.encode()
+    return f'#line {line} "{escaped}"\n'.encode("utf-8", SOURCE_ERRORS)
 
 
 def _restart_point(data: bytes, offset: int) -> int:
@@ -649,7 +649,7 @@ def apply_edits_with_line_markers(data: bytes, edits: list[Edit], file_name: str
             out += [data[pos:restart], line_marker(file_name, data.count(b"\n", 0, restart) + 1)]
             pos, restart = restart, None
         out.append(data[pos:e.start])
-        out.append(e.text.encode())
+        out.append(e.text.encode("utf-8", SOURCE_ERRORS))
         pos = e.end
         if e.text.count("\n") == data.count(b"\n", e.start, e.end) and restart is None:
             continue
