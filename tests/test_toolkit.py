@@ -335,6 +335,19 @@ def test_noinline_and_system_headers_that_use_the_attribute(tmp_path):
 
 # ------------------------------------------------------------------------------ clang++
 
+#: The corpus clang++ builds: the examples and the barrier and warp programs.
+CLANG_CORPUS = sorted(EXAMPLES.glob("*.cu")) + sorted((ROOT / "tests" / "programs" / "barriers").glob("*.cu")) \
+    + sorted((ROOT / "tests" / "programs" / "warp").glob("*.cu"))
+
+
+@pytest.mark.skipif(not have("clang++"), reason="clang++ is not installed (apt-get install clang; .ci/run does)")
+@pytest.mark.parametrize("cu", CLANG_CORPUS, ids=[f"{c.parent.name}/{c.stem}" for c in CLANG_CORPUS])
+def test_clang_builds_the_corpus(cu, tmp_path):
+    done = cuda2cpu(cu, "-o", tmp_path / cu.stem, env={"CXX": "clang++"})
+    assert done.returncode == 0, done.stderr
+    assert "PASS" in _program(tmp_path / cu.stem)
+
+
 @pytest.mark.skipif(not have("clang++"), reason="clang++ is not installed (apt-get install clang; .ci/run does)")
 @covers("Toolkit stand-in", "clang++ as the host compiler (-ccbin clang++, CXX=clang++)")
 def test_clang_as_host_compiler(tmp_path):
