@@ -162,13 +162,22 @@ def installed_toolkit(tmp_path):
 
 
 @covers("Toolkit stand-in", "-I/-isystem/-L into an installed CUDA toolkit (ignored, said with -v)")
+def toolkit_dir_of_this_checkout() -> Path:
+    return Path(cuda2cpu("--toolkit-dir").stdout.strip())
+
+
 def test_an_installed_toolkits_headers_and_libraries_are_not_used(installed_toolkit, make_project):
     fake = installed_toolkit
+    # Another library in the toolkit's directory is still found there.
+    (make_project / "extra.c").write_text("int extra_value(void) { return 47; }\n")
+    subprocess.run(["gcc", "-c", "extra.c", "-o", "extra.o"], cwd=make_project, check=True)
+    subprocess.run(["ar", "rcs", str(fake / "lib64" / "libextra.a"), "extra.o"], cwd=make_project, check=True)
+    cublas = ["-lcublas"] if (toolkit_dir_of_this_checkout() / "lib64" / "libcublas.so").exists() else []
     done = cuda2cpu("-v", f"-I{fake}/include", "-isystem", f"{fake}/include", "kern.cu", "main.cpp", "-o", "app",
-                    f"-L{fake}/lib64", "-lcudart", "-lcuda", cwd=make_project)
+                    f"-L{fake}/lib64", "-lcudart", "-lcuda", *cublas, "-lextra", cwd=make_project)
     assert done.returncode == 0, done.stderr
-    assert f"not using an installed CUDA toolkit's {fake}/include" in done.stderr
-    assert f"-L{fake}/lib64" in done.stderr.split("not using", 1)[1].splitlines()[0]
+    assert f"not using an installed CUDA toolkit's headers in {fake}/include" in done.stderr
+    assert f"not using an installed CUDA toolkit's libcudart, libcuda or libcublas in {fake}/lib64" in done.stderr
     assert _program(make_project / "app") == "PASS\n"
 
 

@@ -131,20 +131,21 @@ def _libraries(inv) -> list[str]:
     return [lib for lib in inv.libraries if not (lib.startswith("-l") and lib[2:] in CUDA_RUNTIME_LIBS)]
 
 
-def without_installed_toolkit(inv) -> list[str]:
-    """Drop from ``inv`` the -I/-isystem/-L directories of an installed CUDA toolkit (NVIDIA's
-    headers break the parse and its libraries cannot run here: MocCUDA's stand in for both), and
-    refuse CUDA libraries MocCUDA does not provide.  Returns what was dropped, for -v."""
+def without_installed_toolkit(inv) -> tuple[list[str], list[str]]:
+    """Drop from ``inv`` the -I/-isystem directories of an installed CUDA toolkit (NVIDIA's headers
+    break the parse; MocCUDA's stand in for them), and refuse CUDA libraries MocCUDA does not
+    provide.  An -L into a toolkit stays (other libraries may live there): the link searches the
+    toolkit directory's lib64 first, so -lcudart, -lcuda and -lcublas are MocCUDA's all the same.
+    Returns the dropped include directories and those library directories, for -v."""
     dropped = [d for d in (*inv.include_dirs, *inv.system_include_dirs) if toolkit.is_toolkit_include_dir(d)]
-    dropped += [lib for lib in inv.libraries if lib.startswith("-L") and toolkit.is_toolkit_library_dir(lib[2:])]
+    shadowed = [lib[2:] for lib in inv.libraries if lib.startswith("-L") and toolkit.is_toolkit_library_dir(lib[2:])]
     inv.include_dirs = [d for d in inv.include_dirs if d not in dropped]
     inv.system_include_dirs = [d for d in inv.system_include_dirs if d not in dropped]
-    inv.libraries = [lib for lib in inv.libraries if lib not in dropped]
     for lib in inv.libraries:
         if lib.startswith("-l") and lib[2:] in UNSUPPORTED_CUDA_LIBS:
             raise BuildError(f"{lib}: MocCUDA has no {UNSUPPORTED_CUDA_LIBS[lib[2:]]} (it provides the CUDA runtime, "
                              "-lcudart/-lcuda, and cuBLAS, -lcublas)")
-    return dropped
+    return dropped, shadowed
 
 
 def _compile_command(inv, source: Input, path: str, obj: Path, extra_includes: list[str] = ()) -> list[str]:
@@ -308,14 +309,17 @@ def run(inv) -> list[dict]:
         output = Path(inv.output)
         if output.is_dir() or not output.exists() or output.is_file():
             _check_output_path(output)
-    dropped = without_installed_toolkit(inv)
+    dropped, shadowed = without_installed_toolkit(inv)
     if inv.verbose or inv.dryrun:  # nvcc's settings first, as CMake reads them from `nvcc -v`
         root = toolkit.current_root() if not inv.dryrun else toolkit.planned_root()
         for line in toolkit.verbose_variables(root):
             print(f"#$ {line}", file=sys.stderr)
     if inv.verbose and dropped:
-        print("cuda2cpu: not using an installed CUDA toolkit's " + " ".join(dropped) + " (MocCUDA's headers and "
-              "libraries stand in for it)", file=sys.stderr)
+        print("cuda2cpu: not using an installed CUDA toolkit's headers in " + " ".join(dropped) + " (MocCUDA's stand in "
+              "for them)", file=sys.stderr)
+    if inv.verbose and shadowed:
+        print("cuda2cpu: not using an installed CUDA toolkit's libcudart, libcuda or libcublas in " + " ".join(shadowed)
+              + " (MocCUDA's, in the toolkit directory searched first, stand in for them)", file=sys.stderr)
     if inv.verbose and inv.ignored:
         print("cuda2cpu: ignored (they steer only GPU code): " + " ".join(inv.ignored), file=sys.stderr)
     if inv.emit in ("openmp", "cuda"):  # -cuda: nvcc's "translated source" step, which is ours
