@@ -161,11 +161,12 @@ def installed_toolkit(tmp_path):
     return fake
 
 
-@covers("Toolkit stand-in", "-I/-isystem/-L into an installed CUDA toolkit (ignored, said with -v)")
 def toolkit_dir_of_this_checkout() -> Path:
     return Path(cuda2cpu("--toolkit-dir").stdout.strip())
 
 
+@covers("Toolkit stand-in", "-I/-isystem into an installed CUDA toolkit (ignored), -L into one (searched after "
+        "MocCUDA's lib64), said with -v")
 def test_an_installed_toolkits_headers_and_libraries_are_not_used(installed_toolkit, make_project):
     fake = installed_toolkit
     # Another library in the toolkit's directory is still found there.
