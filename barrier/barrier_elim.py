@@ -8,8 +8,9 @@ neighbouring barrier is the special case "subsumed by" that neighbour.  Removing
 its neighbours' regions, so the effects are recomputed after each removal; barriers are tried in
 source order and each step removes one, so the pass ends after at most as many steps as there
 are barriers.  Every barrier gets a report entry: "eliminated" or "kept", with the reason.  A
-barrier under a condition that reads the thread index is never removed: not all threads reach
-it, which CUDA forbids, and the lowering is where that is reported.
+barrier that some threads do not reach (:mod:`barrier.uniformity`: under a condition that
+differs between threads) is never removed: CUDA forbids it, and the lowering is where that is
+reported.
 
 Before (paper Fig. 9, first barrier; ``node`` is never read until the next barrier)::
 
@@ -37,7 +38,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from barrier import uniformity
 from barrier.effects import BarrierEffects, KernelFacts, barrier_effects, cross_conflicts, describe, kernel_facts
+from barrier.uniformity import Divergence, Level
 from transpiler import ir
 from transpiler.passes import KernelReport, PassContext, map_kernels, register
 
@@ -58,39 +61,20 @@ def remove_stmt(node: ir.Node, target: ir.Stmt) -> ir.Node:
     return visit(node)
 
 
-DIVERGENT_REASON = "under a condition that depends on the thread index (an error in CUDA: left for the lowering)"
+def divergent_barriers(kernel: ir.Kernel, ctx: PassContext) -> dict[int, Divergence]:
+    """Barriers (by id) that some threads of a block do not reach (:mod:`barrier.uniformity`):
+    CUDA forbids it, so they are not removed, and the lowering reports them.  (A barrier the
+    analysis only cannot prove reached by all may go when it orders nothing: without it, the
+    threads compute the same whichever of them reach it.)"""
+    found = uniformity.for_kernel(kernel, ctx)
+    return {b: d for b, d in found.barriers.items() if d.level == Level.VARYING}
 
 
-def divergent_barriers(body: ir.Stmt, facts: KernelFacts) -> set[int]:
-    """Barriers (by id) under a condition that reads the thread index, directly or through
-    immutable locals.  Not every thread reaches them, which CUDA forbids; they are not removed,
-    so the lowering can report them."""
-    found: set[int] = set()
-
-    def thread_dependent(e: ir.Expr | None, seen: frozenset = frozenset()) -> bool:
-        if e is None:
-            return False
-        for n in e.walk():
-            if isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx":
-                return True
-            if isinstance(n, ir.Name) and n.sym in facts.local_init and n.sym not in seen:
-                if thread_dependent(facts.local_init[n.sym], seen | {n.sym}):
-                    return True
-        return False
-
-    def visit(node: ir.Node, under: bool) -> None:
-        if isinstance(node, ir.Barrier):
-            if under:
-                found.add(id(node))
-            return
-        conditional = isinstance(node, (ir.If, ir.While, ir.DoWhile, ir.For, ir.Switch))
-        inner = under or (conditional and thread_dependent(node.cond))
-        for child in node.children():
-            if isinstance(child, ir.Stmt):
-                visit(child, inner)
-
-    visit(body, False)
-    return found
+def divergent_reason(d: Divergence) -> str:
+    line = f" (line {d.node.loc.line})" if d.node is not None and d.node.loc.line else ""
+    source = "the thread index" if d.why.startswith("threadIdx") else d.why
+    return f"under a condition that depends on {source}{line}: not every thread reaches it (an error in CUDA): " \
+           "left for the lowering"
 
 
 def _clip(text: str) -> str:
@@ -133,11 +117,12 @@ class BarrierElim:
             return kernel
         facts = kernel_facts(kernel, ctx)
         report = ctx.report(kernel)
-        return ir.map_thread_loops(kernel, lambda loop: self.thread_loop(loop, facts, report))
+        divergent = divergent_barriers(kernel, ctx)
+        return ir.map_thread_loops(kernel, lambda loop: self.thread_loop(loop, facts, report, divergent))
 
-    def thread_loop(self, loop: ir.ThreadLoop, facts: KernelFacts, report: KernelReport) -> ir.ThreadLoop:
+    def thread_loop(self, loop: ir.ThreadLoop, facts: KernelFacts, report: KernelReport,
+                    divergent: dict[int, Divergence]) -> ir.ThreadLoop:
         decided: dict[int, dict] = {}
-        divergent = divergent_barriers(loop.body, facts)
         while True:
             effects = [(e, cross_conflicts(e, facts)) for e in barrier_effects(loop, facts)]
             removable = next((e for e, pairs in effects if not pairs and id(e.barrier) not in divergent), None)
@@ -149,7 +134,7 @@ class BarrierElim:
             loop = remove_stmt(loop, b)
         for e, pairs in effects:
             b = e.barrier
-            reason = kept_reason(pairs) if pairs else DIVERGENT_REASON
+            reason = kept_reason(pairs) if pairs else divergent_reason(divergent[id(b)])
             decided[id(b)] = {"line": b.loc.line, "column": b.loc.column, "action": "kept", "reason": reason}
         for entry in sorted(decided.values(), key=lambda d: (d["line"], d["column"])):
             report.barriers.append(entry)

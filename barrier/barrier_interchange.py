@@ -17,9 +17,13 @@ block-level statements:
     block level, so ``for (int s = blockDim.x / 2; s > 0; s >>= 1)`` stays a plain ``for``;
   - any other condition is computed by the threads into a per-block helper (the paper's Fig. 8),
     and the block-level loop tests the helper;
-  - a condition that provably varies with the thread id (it computes with ``threadIdx``, directly
-    or through local variables) is a located error: threads would disagree on reaching a barrier,
-    which is undefined behaviour in CUDA;
+  - before anything is lowered, :mod:`barrier.uniformity` checks that every barrier is reached
+    by all threads of a block or by none: control that differs between threads (a condition
+    computed from ``threadIdx`` or an atomic's result, through locals, calls and per-thread
+    memory; a ``break`` some threads take) is a located error, undefined behaviour in CUDA that
+    names ``--lowering=fallback``; control the analysis cannot decide (a load from a per-thread
+    address, a call it cannot see into) is not lowered here (``--lowering=auto`` takes the
+    fallback);
 * ``break``/``continue`` of a moved loop, from inside a thread loop, set a per-block flag and end
   the thread's part of the loop; the block level then leaves the loop or skips to the next
   iteration.
@@ -50,7 +54,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from barrier import uniformity
 from barrier.liveness import assigned_symbols, assigned_variable, fresh_name
+from barrier.uniformity import Level
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error
 from transpiler.passes import KernelReport, PassContext, map_kernels, register, split_unsupported
@@ -84,44 +90,9 @@ def per_thread(name: str, sym: int, loc) -> ir.Expr:
     return ir.Index(ir.Name(name, sym, loc=loc), ir.flat_thread_index(loc), loc=loc)
 
 
-def thread_dependent_symbols(kernel: ir.Kernel) -> set[int]:
-    """Locals whose value is computed from ``threadIdx`` by arithmetic (not through memory: a value
-    loaded from ``a[threadIdx.x]`` may well be the same for all threads).  Fixpoint over every
-    definition and assignment of the kernel."""
-    defs: list[tuple[int, ir.Expr]] = []
-    for n in kernel.walk():
-        if isinstance(n, ir.VarDecl) and n.init is not None:
-            defs.append((n.sym, n.init))
-        elif isinstance(n, ir.Assign) and assigned_variable(n) is not None:
-            defs.append((assigned_variable(n), n.value))
-    dependent: set[int] = set()
-    changed = True
-    while changed:
-        changed = False
-        for sym, value in defs:
-            if sym not in dependent and varies_with_thread(value, dependent):
-                dependent.add(sym)
-                changed = True
-    return dependent
-
-
-def varies_with_thread(e: ir.Node, dependent: set[int]) -> bool:
-    """Does ``e`` compute with the thread id (outside of memory addresses and calls)?"""
-    if isinstance(e, ir.Builtin) and e.var == "threadIdx":
-        return True
-    if isinstance(e, ir.BuiltinVector) and e.var == "threadIdx":
-        return True
-    if isinstance(e, ir.Name):
-        return e.sym in dependent
-    if isinstance(e, (ir.Index, ir.Call, ir.IndirectCall)) or (isinstance(e, ir.Unary) and e.op == "*"):
-        return False
-    if isinstance(e, ir.Member) and e.arrow:
-        return False
-    return any(varies_with_thread(c, dependent) for c in e.children())
-
-
 def _construct_name(s: ir.Stmt) -> str:
-    return {ir.For: "for", ir.While: "while", ir.DoWhile: "do/while", ir.If: "if", ir.Block: "block"}.get(
+    return {ir.For: "for", ir.While: "while", ir.DoWhile: "do/while", ir.If: "if", ir.Block: "block",
+            ir.Switch: "switch"}.get(
         type(s), type(s).__name__)
 
 
@@ -137,7 +108,6 @@ class Lowering:
     thread_locals: set[int]
     #: parameters assigned somewhere (each thread has its own copy)
     assigned_params: set[int]
-    dependent: set[int]
     block_decls: list[ir.Stmt] = field(default_factory=list)
 
     def fresh(self, base: str, type_: str, loc) -> tuple[str, int]:
@@ -163,13 +133,6 @@ class Lowering:
             if isinstance(n, ir.Call) and n.sym:
                 return False  # a call to a function of the unit may read builtins or per-thread state
         return True
-
-    def check_uniform(self, e: ir.Expr | None, construct: ir.Stmt) -> None:
-        if e is not None and varies_with_thread(e, self.dependent):
-            raise CompileError([error(e.loc if e.loc.line else construct.loc,
-                                      f"the condition of this '{_construct_name(construct)}' depends on "
-                                      "threadIdx, but the construct contains __syncthreads(): all threads of "
-                                      "a block must reach the same barriers (undefined behaviour in CUDA)")])
 
     # ----------------------------------------------------------------------------- lowering
 
@@ -227,7 +190,6 @@ class Lowering:
         if isinstance(s, LOOPS) and warp_only(s):
             return self.warp_loop(s, here)
         if isinstance(s, ir.If):
-            self.check_uniform(s.cond, s)
             cond, pre = self.block_value(s.cond, "bool", "cond", s)
             then = ir.Block(tuple(self.lower(ir.as_block(s.then).stmts, loop, here, s.loc)), loc=s.loc)
             other = None
@@ -347,7 +309,6 @@ class Lowering:
         return ir.Name(name, sym, loc=e.loc), [reset, ir.ThreadLoop(ir.Block((assign,), loc=e.loc), loc=e.loc)]
 
     def loop(self, s: ir.Stmt, via: tuple[str, ...]) -> list[ir.Stmt]:
-        self.check_uniform(s.cond, s)
         early = next((n for n in s.body.walk() if isinstance(n, ir.Return)), None)
         if early is not None:
             # The block-level loop would go on after every thread has returned (a while (true)
@@ -468,6 +429,50 @@ def _set(flag: str, sym: int, loc, each_thread: bool = False) -> ir.Stmt:
     return ir.ExprStmt(ir.Assign("=", target, ir.Literal("true"), loc=loc), loc=loc)
 
 
+def check_barriers_reached(kernel: ir.Kernel, ctx: PassContext) -> None:
+    """Every barrier must be reached by all threads of a block or by none: the block-level control
+    flow of this lowering assumes it.  Where :mod:`barrier.uniformity` finds a condition that
+    differs between threads, that is a located error (undefined behaviour in CUDA); where it
+    cannot decide, the split lowering is not used (``--lowering=auto`` takes the fallback)."""
+    found = uniformity.for_kernel(kernel, ctx)
+    barriers = sorted((n for n in kernel.walk() if isinstance(n, ir.Barrier)), key=lambda b: (b.loc.line, b.loc.column))
+    for b in barriers:
+        d = found.at(b)
+        if d.level == Level.VARYING:
+            raise CompileError([error(*_divergence_text(d, b))])
+    for b in barriers:
+        d = found.at(b)
+        if d.level == Level.UNKNOWN:
+            loc, what = _divergence_text(d, b, decided=False)
+            raise split_unsupported(loc, what)
+
+
+def _divergence_text(d, barrier: ir.Barrier, decided: bool = True):
+    """Where and how to say that ``barrier`` is under control ``d`` that differs between threads
+    (``decided``) or may differ (not decided: the text names what the split lowering cannot
+    express)."""
+    node = d.node if d.node is not None else barrier
+    cond = getattr(node, "cond", None)
+    loc = cond.loc if isinstance(cond, ir.Expr) and cond.loc.line else node.loc
+    if not isinstance(node, (ir.If, ir.Switch, ir.Break, ir.Continue, ir.Return) + LOOPS):
+        return node.loc, f"__syncthreads() where the control flow is not analysed ({d.why})"
+    if isinstance(node, (ir.Break, ir.Continue, ir.Return)):
+        keyword = {ir.Break: "break", ir.Continue: "continue", ir.Return: "return"}[type(node)]
+        subject = f"this '{keyword}' is taken by some threads only (its condition depends on {d.why})"
+        where = "the loop it leaves contains __syncthreads()"
+    else:
+        subject = f"the condition of this '{_construct_name(node)}' depends on {d.why}"
+        where = "the construct contains __syncthreads()"
+    if decided:
+        return loc, (f"{subject}, but {where}: all threads of a block must reach the same barriers (undefined "
+                     "behaviour in CUDA); --lowering=fallback runs the threads as fibers, where the threads "
+                     "that skip a barrier do not hold the others up")
+    if isinstance(node, (ir.Break, ir.Continue, ir.Return)):
+        return loc, f"a '{keyword}' out of a loop with __syncthreads() that may be taken by some threads only ({d.why})"
+    return loc, (f"__syncthreads() inside this '{_construct_name(node)}', whose condition may differ between the threads "
+                 f"of a block ({d.why})")
+
+
 def _reason(via: tuple[str, ...]) -> str:
     if not via:
         return "lowered by splitting the thread loop"
@@ -495,8 +500,8 @@ class BarrierInterchange:
             if isinstance(s, ir.ThreadLoop):
                 thread_locals |= {n.sym for n in s.walk() if isinstance(n, ir.VarDecl) and n.storage == "auto"}
         assigned = assigned_symbols(kernel.body) & params
-        lowering = Lowering(kernel, ctx, ctx.report(kernel), used, thread_locals, assigned,
-                            thread_dependent_symbols(kernel))
+        check_barriers_reached(kernel, ctx)
+        lowering = Lowering(kernel, ctx, ctx.report(kernel), used, thread_locals, assigned)
         new_stmts: list[ir.Stmt] = []
         for s in grid.body.stmts:
             if isinstance(s, ir.ThreadLoop) and synchronizes(s):
