@@ -59,9 +59,15 @@ trace, e.g. loaded from memory, returned by a call, or a reassigned local pointe
 * "unknown" may alias everything.
 
 Locals (including local arrays) are private to a thread and never part of a barrier's effects.
+A reference is not a local: it names the lvalue it is bound to (a local reference, the object of
+its initializer; a reference parameter, the call's argument), and a variable passed to a
+parameter that may be a non-const reference (of a ``__device__`` function, or of a function the
+analysis does not know) may change there.  What the analysis does not understand never reads as
+private: an unknown reference names "unknown".
 Calls: math functions are pure; ``atomic*`` read and write their target; a ``__device__`` function
-defined in the translation unit contributes the accesses of its body through its pointer
-arguments (with unknown indices) and to globals; any other call reads and writes "unknown".
+defined in the translation unit contributes the accesses of its body through its pointer and
+reference arguments (with unknown indices) and to globals; any other call reads and writes
+"unknown".
 """
 
 from __future__ import annotations
@@ -351,6 +357,8 @@ class KernelFacts:
     mutable: set[int] = field(default_factory=set)
     local_init: dict[int, ir.Expr] = field(default_factory=dict)
     local_type: dict[int, str] = field(default_factory=dict)
+    #: local references: the lvalue each is bound to
+    local_ref: dict[int, ir.Expr] = field(default_factory=dict)
     extents: tuple[int | None, int | None, int | None] = (None, None, None)
     distinct: set[frozenset[int]] = field(default_factory=set)
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)
@@ -573,6 +581,42 @@ def _key(e: ir.Expr) -> str:
     return repr(e)
 
 
+def _is_reference_type(t: str) -> bool:
+    return "&" in t
+
+
+#: Library functions that take no C++ references (a variable passed to them is only read).
+_BY_VALUE_LIBRARY = frozenset({"printf", "assert", "__assert_fail", "__trap", "memcpy", "memset"})
+
+
+def _by_reference_arguments(call: ir.Expr, facts: "KernelFacts") -> list[int]:
+    """Variables that ``call`` may change without an assignment: those passed as they are to a
+    parameter that may be a non-const C++ reference (of a ``__device__`` function, or of a
+    function the analysis does not know)."""
+    name = callee_name(call.func) if isinstance(call, ir.Call) else ""
+    if isinstance(call, ir.Call) and (is_pure_function(call.func) or name.startswith(ATOMICS_PREFIX)
+                                      or name in READ_ONLY_LOADS or name in _BY_VALUE_LIBRARY
+                                      or call.func.startswith("moccuda::")):
+        return []
+    fn = facts.device_bodies.get(name) if isinstance(call, ir.Call) else None
+    skip = max(len(call.args) - len(fn.params), 0) if fn is not None else 0
+    changed = []
+    for i, arg in enumerate(call.args):
+        while isinstance(arg, ir.Member) and not arg.arrow:
+            arg = arg.base
+        if not isinstance(arg, ir.Name) or not arg.sym:
+            continue
+        if fn is not None:
+            k = i - skip
+            if k < 0 or k >= len(fn.params):
+                continue
+            t = fn.params[k].type
+            if not _is_reference_type(t) or t.lstrip().startswith("const ") and "*" not in t:
+                continue
+        changed.append(arg.sym)
+    return changed
+
+
 def _scan_body(body: ir.Node, facts: KernelFacts) -> None:
     """One walk: mutated symbols, local declarations, ``__shared__`` declarations."""
     mutated = facts.mutable
@@ -587,10 +631,19 @@ def _scan_body(body: ir.Node, facts: KernelFacts) -> None:
                 facts.shared[n.sym] = n
             elif n.storage == "auto":
                 facts.local_type[n.sym] = n.type
-                if n.init is not None and not isinstance(n.init, ir.InitList) and "&" not in n.type:
+                if _is_reference_type(n.type):
+                    if n.init is not None:
+                        facts.local_ref[n.sym] = n.init
+                        target = n.init  # what it names may change through it
+                elif n.init is not None and not isinstance(n.init, ir.InitList):
                     facts.local_init[n.sym] = n.init
                 elif n.init is None and "[" not in n.type:
                     mutated.add(n.sym)  # an uninitialized scalar gets its value later
+            if target is None:
+                continue
+        elif isinstance(n, (ir.Call, ir.IndirectCall)):
+            for arg in _by_reference_arguments(n, facts):
+                mutated.add(arg)
             continue
         if target is None:
             continue
@@ -640,6 +693,7 @@ class _Collector:
     def __init__(self, facts: KernelFacts) -> None:
         self.facts = facts
         self.found: list[Access] = []
+        self._binding: set[int] = set()  # references being resolved (a guard against cycles)
 
     def record(self, kind: str, place: _Place, e: ir.Expr) -> None:
         if place.obj[0] == PRIVATE:
@@ -716,6 +770,9 @@ class _Collector:
             return _Place((SHARED, sym), _rank(t), elem_is_pointer=_elem_pointer(t))
         if sym in f.params:
             t = f.params[sym].type
+            if _is_reference_type(t) and "*" not in t.split("&")[0]:
+                # a reference parameter names the caller's lvalue: an object of the call site
+                return _Place((FORMAL, f.formals[sym]) if sym in f.formals else UNKNOWN_OBJ, 0)
             if not _is_pointer_type(t):
                 return _Place((PRIVATE, sym), 0)
             obj = (FORMAL, f.formals[sym]) if sym in f.formals else (PARAM, sym)
@@ -725,6 +782,8 @@ class _Collector:
             return _AsPointer(target)
         if sym in f.local_type:
             t = f.local_type[sym]
+            if _is_reference_type(t):
+                return self.reference_place(sym)
             if "[" in t:
                 return _Place((PRIVATE, sym), _rank(t), elem_is_pointer=_elem_pointer(t))
             if "*" not in t:
@@ -742,6 +801,23 @@ class _Collector:
         if kind == "local":
             return _Place((PRIVATE, sym), 0)
         return None
+
+    def reference_place(self, sym: int):
+        """What a local reference names: the place of the lvalue it is bound to, or an unknown
+        location (never the reference's own storage: it has none)."""
+        bound = self.facts.local_ref.get(sym)
+        if bound is None or sym in self._binding:
+            return _Place(UNKNOWN_OBJ, 0, 0, None, None)
+        self._binding.add(sym)
+        saved, self.found = self.found, []  # the binding's own reads happened at the declaration
+        try:
+            place = self.place(bound) if _is_lvalue_shape(bound) else None
+        finally:
+            self.found = saved
+            self._binding.discard(sym)
+        if place is None:
+            return _Place((PRIVATE, sym), 0)  # bound to a temporary
+        return place
 
     def pointer(self, e: ir.Expr, visit: bool = True) -> _Place:
         """The place a pointer-valued (or array-valued) expression points to."""
@@ -827,7 +903,10 @@ class _Collector:
         skip = max(len(e.args) - len(fn.params), 0)  # leading builtin vectors (translated functions)
         targets: dict[int, _Place] = {}
         for i, a in enumerate(e.args[skip:]):
-            if i < len(fn.params) and _is_pointer_type(fn.params[i].type):
+            t = fn.params[i].type if i < len(fn.params) else ""
+            if _is_reference_type(t) and "*" not in t.split("&")[0]:
+                targets[i] = self.argument_place(a)
+            elif _is_pointer_type(t):
                 targets[i] = self.pointer(a)
             else:
                 self.visit(a, "read")
@@ -838,6 +917,21 @@ class _Collector:
             if obj[0] == PRIVATE:
                 continue
             self.found.append(Access(access.kind, obj, None, e, f": {access.text}", e.loc))
+
+
+def _argument_place(collector: "_Collector", a: ir.Expr) -> _Place:
+    """The object an argument bound to a reference parameter is: its lvalue's place (the reads
+    computing its address are recorded), a temporary (an rvalue), or unknown."""
+    if not _is_lvalue_shape(a):
+        collector.visit(a, "read")
+        return _Place((PRIVATE, 0), 0)
+    place = collector.place(a)
+    if isinstance(place, _AsPointer):
+        return place.loads if place.loads is not None else _Place((PRIVATE, 0), 0)
+    return place if isinstance(place, _Place) else _Place((PRIVATE, 0), 0)
+
+
+_Collector.argument_place = _argument_place
 
 
 @dataclass(frozen=True)

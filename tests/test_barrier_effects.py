@@ -370,3 +370,28 @@ int main() { float *y; cudaMalloc(&y, 256); LAUNCH(k<<<1, BLOCK>>>(y);); }
 """, tmp_path)
     assert facts.extents == (64, 1, 1)
     assert ("read red[0]", "write red[threadIdx.x]") in conflicts_text(effects[1], facts)
+
+
+def test_writes_through_references_are_not_thread_private(tmp_path):
+    """A reference (a device function's parameter, a local) names the lvalue it is bound to; a
+    variable passed to a reference parameter may change.  Not understood, they once counted as
+    the thread's own storage, and barriers ordering shared memory were removed."""
+    effects, facts = effects_of("""
+__device__ void put(float &dst, float v) { dst = v; }
+__device__ void next_slot(int &i) { i = (i + 1) % 64; }
+__global__ void k(float *out) {
+    __shared__ float s[64];
+    __shared__ float t[64];
+    put(s[threadIdx.x], 1.0f);
+    __syncthreads();
+    float &mine = t[threadIdx.x];
+    mine = s[63 - threadIdx.x];
+    __syncthreads();
+    int slot = threadIdx.x;
+    next_slot(slot);
+    out[threadIdx.x] = t[slot];
+}
+""" + LAUNCH_1D.replace("k<<<4, 64>>>(a, b)", "k<<<4, 64>>>(a)"), tmp_path)
+    first, second = (conflicts_text(e, facts) for e in effects)
+    assert any(a.startswith("write put(s[threadIdx.x]") and b == "read s[63 - threadIdx.x]" for a, b in first), first
+    assert ("write mine", "read t[slot]") in second, second
