@@ -46,7 +46,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.barrier_interchange import thread_dependent_symbols, varies_with_thread
+from barrier import uniformity
+from barrier.uniformity import Level
 from transpiler import ir
 from transpiler.diagnostics import CompileError, Diagnostic, error, unsupported
 from transpiler.passes import PassContext, map_kernels, register
@@ -100,40 +101,35 @@ def fallback_reason(kernel: ir.Kernel, ctx: PassContext) -> Diagnostic | None:
     return None
 
 
-def divergent_barriers(kernel: ir.Kernel) -> list[Diagnostic]:
-    """A warning for each ``__syncthreads()`` (or ``__syncthreads_count/and/or``) inside an
-    ``if``, loop or ``switch`` whose condition is computed from ``threadIdx``: in CUDA every thread
-    of a block must reach the same barrier (undefined behaviour otherwise: a hang, or on some GPUs
-    a barrier paired with another).  The fibers translate it with one meaning, which is what
-    such code usually expects (threads that skip a barrier wait at their next barrier or their
-    end, as threads that returned do), so it is a warning, not an error; the split lowering
-    refuses it."""
-    dependent = thread_dependent_symbols(kernel)
-    found: list[Diagnostic] = []
-
-    def visit(node: ir.Node, conditions: tuple[ir.Expr, ...]) -> None:
-        if isinstance(node, ir.Barrier) or (isinstance(node, ir.WarpCollective) and node.scope == "block"):
-            if conditions:
-                found.append(_divergent_warning(node, conditions[-1]))
-            return
-        inner = conditions
-        if isinstance(node, (ir.If, ir.Switch, ir.While, ir.DoWhile)):
-            inner = conditions + ((node.cond,) if varies_with_thread(node.cond, dependent) else ())
-        elif isinstance(node, ir.For) and node.cond is not None and varies_with_thread(node.cond, dependent):
-            inner = conditions + (node.cond,)
-        for child in node.children():
-            visit(child, conditions if child is getattr(node, "cond", None) else inner)
-
-    visit(kernel.body, ())
-    return found
+def divergent_barriers(kernel: ir.Kernel, ctx: PassContext) -> list[Diagnostic]:
+    """A warning for each ``__syncthreads()`` (or ``__syncthreads_count/and/or``) under control
+    that differs between the threads of a block (:mod:`barrier.uniformity`: a condition computed
+    from ``threadIdx`` or an atomic's result, through locals, calls and per-thread memory): in
+    CUDA every thread of a block must reach the same barrier (undefined behaviour otherwise: a
+    hang, or on some GPUs a barrier paired with another).  The fibers translate it with one
+    meaning, which is what such code usually expects (threads that skip a barrier wait at their
+    next barrier or their end, as threads that returned do), so it is a warning, not an error; the
+    split lowering refuses it."""
+    found = uniformity.for_kernel(kernel, ctx)
+    warnings = []
+    for node in kernel.walk():
+        if not (isinstance(node, ir.Barrier) or (isinstance(node, ir.WarpCollective) and node.scope == "block")):
+            continue
+        d = found.barriers.get(id(node))
+        if d is not None and d.level == Level.VARYING:
+            cond = getattr(d.node, "cond", None)
+            where = cond if isinstance(cond, ir.Expr) and cond.loc.line else d.node
+            warnings.append(_divergent_warning(node, where if where is not None else node, d.why))
+    return warnings
 
 
-def _divergent_warning(barrier: ir.Node, cond: ir.Expr) -> Diagnostic:
+def _divergent_warning(barrier: ir.Node, cond: ir.Node, why: str) -> Diagnostic:
     what = "__syncthreads()" if isinstance(barrier, ir.Barrier) else "this block-wide vote"
-    message = (f"{what} is under a condition that depends on threadIdx: in CUDA every thread of a block "
+    note = "taken by some threads only" if isinstance(cond, (ir.Break, ir.Continue, ir.Return)) else "the condition"
+    message = (f"{what} is under a condition that depends on {why}: in CUDA every thread of a block "
                "must reach the same barriers (undefined behaviour otherwise); the fiber fallback lowering "
                "lets the threads that skip it wait at their next barrier or their end")
-    return Diagnostic("warning", barrier.loc, message, (Diagnostic("note", cond.loc, "the condition"),))
+    return Diagnostic("warning", barrier.loc, message, (Diagnostic("note", cond.loc, note),))
 
 
 def to_fibers(node: ir.Node) -> ir.Node:
@@ -175,7 +171,7 @@ class FiberLowering:
         if why.severity == "warning":
             ctx.warnings.append(why)
         check_labels(kernel)
-        ctx.warnings.extend(divergent_barriers(kernel))
+        ctx.warnings.extend(divergent_barriers(kernel, ctx))
         grid = ir.grid_loop(kernel)
         report = ctx.report(kernel)
         report.lowering = "fallback"

@@ -153,7 +153,8 @@ class _Loop:
 
 @dataclass
 class Uniformity:
-    """The analysis' answer for one kernel: the control around each barrier (by id)."""
+    """The analysis' answer for one kernel: the control around each barrier (by id: each
+    ``Barrier`` statement and each block vote, a ``WarpCollective`` of block scope)."""
 
     barriers: dict[int, Divergence] = field(default_factory=dict)
 
@@ -294,15 +295,19 @@ class _Interpreter:
         elif isinstance(s, (ir.Return, ir.NextThread)):
             self.ret(s)
         elif isinstance(s, ir.Barrier):
-            here = self.ctx.join(self.returned)
-            old = self.barriers.get(id(s))
-            self.barriers[id(s)] = here if old is None else old.join(here)
+            self.reach(s)
         elif isinstance(s, ir.ThreadLoop):
             self.stmt(s.body)
         elif isinstance(s, (ir.Empty, ir.WarpSync, ir.FiberBarrier)):
             pass
         else:
             self.give_up(s)  # goto, labels, anything unforeseen
+
+    def reach(self, sync: ir.Node) -> None:
+        """Record the control at a barrier (a statement, or a block vote)."""
+        here = self.ctx.join(self.returned)
+        old = self.barriers.get(id(sync))
+        self.barriers[id(sync)] = here if old is None else old.join(here)
 
     def give_up(self, s: ir.Node) -> None:
         """Control flow the analysis does not follow: nothing is uniform (see ``finish``)."""
@@ -471,7 +476,10 @@ class _Interpreter:
         if isinstance(e, ir.WarpCollective):
             for part in (e.mask, e.value, e.operand, e.width):
                 self.value(part)
-            return UNIFORM if e.scope == "block" else Value(Level.UNKNOWN, "a warp collective's result")
+            if e.scope != "block":
+                return Value(Level.UNKNOWN, "a warp collective's result")
+            self.reach(e)  # __syncthreads_count/and/or: a barrier too
+            return UNIFORM
         if isinstance(e, ir.IndirectCall):
             self.value(e.callee)
             self.arguments(e.args, by_reference=True)
@@ -665,7 +673,7 @@ def kernel_uniformity(kernel: ir.Kernel, symbols: dict[int, ir.Symbol],
             interp.stmt(s.body)
         elif isinstance(s, (ir.VarDecl, ir.Empty)):
             continue  # block-level storage: memory of the block
-        elif ir.contains(s, ir.Barrier):
+        elif ir.contains(s, ir.Barrier) or ir.contains(s, ir.WarpCollective):
             interp.stmt(s)
     interp.finish()
     return Uniformity(interp.barriers)

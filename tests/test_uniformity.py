@@ -130,6 +130,8 @@ def test_divergent_barrier_is_a_located_error_and_the_fallback_runs_it(name, lin
     result, run, _ = translate_build_run(cu, tmp_path, TranslateOptions(lowering="fallback"), threads=3)
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
     assert result.explain["kernels"][0]["lowering"] == "fallback"
+    # the fallback gives the undefined behaviour one meaning, not silently
+    assert result.warnings and all(why in w.message and w.notes[0].loc.line == line for w in result.warnings)
 
 
 @covers("Kernels and memory", "__syncthreads under a condition the analysis cannot prove uniform (a pointer to "
