@@ -90,6 +90,44 @@ def per_thread(name: str, sym: int, loc) -> ir.Expr:
     return ir.Index(ir.Name(name, sym, loc=loc), ir.flat_thread_index(loc), loc=loc)
 
 
+def thread_dependent_symbols(kernel: ir.Kernel) -> set[int]:
+    """Locals whose value is computed from ``threadIdx`` by arithmetic, written in the kernel
+    (not through calls or memory), by a flow-insensitive fixpoint over every definition and
+    assignment.  A syntactic heuristic for ``race-check``'s warnings only: whether barriers are
+    reached by every thread, which the lowering's correctness rests on, is
+    :mod:`barrier.uniformity`'s answer."""
+    defs: list[tuple[int, ir.Expr]] = []
+    for n in kernel.walk():
+        if isinstance(n, ir.VarDecl) and n.init is not None:
+            defs.append((n.sym, n.init))
+        elif isinstance(n, ir.Assign) and assigned_variable(n) is not None:
+            defs.append((assigned_variable(n), n.value))
+    dependent: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for sym, value in defs:
+            if sym not in dependent and varies_with_thread(value, dependent):
+                dependent.add(sym)
+                changed = True
+    return dependent
+
+
+def varies_with_thread(e: ir.Node, dependent: set[int]) -> bool:
+    """Does ``e`` compute with the thread id (outside of memory addresses and calls)?"""
+    if isinstance(e, ir.Builtin) and e.var == "threadIdx":
+        return True
+    if isinstance(e, ir.BuiltinVector) and e.var == "threadIdx":
+        return True
+    if isinstance(e, ir.Name):
+        return e.sym in dependent
+    if isinstance(e, (ir.Index, ir.Call, ir.IndirectCall)) or (isinstance(e, ir.Unary) and e.op == "*"):
+        return False
+    if isinstance(e, ir.Member) and e.arrow:
+        return False
+    return any(varies_with_thread(c, dependent) for c in e.children())
+
+
 def _construct_name(s: ir.Stmt) -> str:
     return {ir.For: "for", ir.While: "while", ir.DoWhile: "do/while", ir.If: "if", ir.Block: "block",
             ir.Switch: "switch"}.get(
