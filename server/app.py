@@ -27,7 +27,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -36,6 +36,8 @@ from server import includes, worker
 from transpiler import __version__
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+# The examples of a checkout (an installed wheel has none: then the page shows no menu).
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 _NAME = re.compile(r"[A-Za-z0-9_+\-][A-Za-z0-9_+.\-]*")
 _SOURCE_SUFFIXES = (".cu",)
 access_log = logging.getLogger("cuda2cpu.access")
@@ -468,6 +470,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/version")
     async def version():
         return {"cuda2cpu": __version__, "api": "v1"}
+
+    @app.get("/v1/examples", summary="The bundled example programs (for the page's menu)")
+    async def examples():
+        return {"examples": sorted(p.name for p in EXAMPLES_DIR.glob("*.cu"))} if EXAMPLES_DIR.is_dir() else \
+            {"examples": []}
+
+    @app.get("/v1/examples/{name}", summary="One bundled example's source",
+             response_class=PlainTextResponse)
+    async def example(name: str):
+        path = EXAMPLES_DIR / name
+        if not _NAME.fullmatch(name) or not name.endswith(".cu") or not path.is_file():
+            raise StarletteHTTPException(404, f"no example named {name!r}")
+        return PlainTextResponse(path.read_text(errors="replace"))
 
     @app.get("/", include_in_schema=False)
     async def page():

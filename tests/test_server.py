@@ -343,7 +343,7 @@ def test_access_log_is_one_json_line_per_request(running):
 
 def test_page_is_served(server):
     r = httpx.get(server + "/")
-    assert r.status_code == 200 and "<textarea" in r.text
+    assert r.status_code == 200 and "source-pane" in r.text
     assert "http://" not in r.text and "https://" not in r.text  # nothing from the network
 
 
@@ -417,14 +417,106 @@ def _wait_for(browser: _Chromium, expression: str, limit_s: float = 60):
     return browser.eval(expression)
 
 
-def test_page_in_headless_chromium(server):
+def _chromium_or_skip() -> str:
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if exe is None:
         pytest.skip("chromium is not installed (.ci/run installs Debian's 'chromium' when it runs as root)")
-    browser = _Chromium(exe)
+    return exe
+
+
+def _screenshot(browser: _Chromium, path: Path) -> None:
+    import base64
+    path.write_bytes(base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"]))
+
+
+def _hover(browser: _Chromium, pane: str, text: str) -> None:
+    """Move the mouse (a real input event) over the first line of ``pane`` holding ``text``."""
+    box = browser.eval(f"""(() => {{
+        const line = [...document.querySelectorAll('#{pane} .cm-line')].find((e) => e.textContent.includes({json.dumps(text)}));
+        line.scrollIntoView({{block: 'center'}});
+        const r = line.getBoundingClientRect();
+        return {{x: r.left + 20, y: r.top + r.height / 2}};
+    }})()""")
+    browser.call("Input.dispatchMouseEvent", type="mouseMoved", x=box["x"], y=box["y"])
+
+
+ARTIFACTS = Path(os.environ.get("CUDA2CPU_TEST_ARTIFACTS", tempfile.gettempdir())) / "cuda2cpu-page-screenshots"
+
+
+def test_page_with_the_editor_in_headless_chromium(server):
+    """Pick an example, translate it, hover a CUDA line and see the OpenMP lines it became, see an
+    error marker in the source and the per-kernel explain view; screenshots go to ARTIFACTS."""
+    if not (ROOT / "server" / "static" / "editor.bundle.js").is_file():
+        pytest.skip("the editor bundle is not built (python -m server.build_editor; .ci/run builds it)")
+    browser = _Chromium(_chromium_or_skip())
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
         browser.open(server + "/")
-        assert _wait_for(browser, "document.readyState === 'complete' && !!document.getElementById('source')")
+        browser.call("Emulation.setDeviceMetricsOverride", width=1400, height=1000, deviceScaleFactor=1, mobile=False)
+        assert _wait_for(browser, "!!window.cuda2cpuPage && !document.getElementById('examples-box').hidden")
+        assert browser.eval("document.body.classList.contains('with-editor')") is True
+        browser.eval("""(() => { const s = document.getElementById('examples'); s.value = 'vecadd.cu';
+                                 s.dispatchEvent(new Event('change')); })()""")
+        assert _wait_for(browser, "window.cuda2cpuPage.source.getText().includes('__global__')")
+        assert browser.eval("document.getElementById('filename').value") == "vecadd.cu"
+        browser.eval("document.getElementById('translate').click()")
+        assert _wait_for(browser, "window.cuda2cpuPage.output.getText().includes('omp parallel for')")
+        output = browser.eval("window.cuda2cpuPage.output.getText()")
+        assert "moccuda::LaunchConfig" in output and "#line" not in output  # directives read, not shown
+        assert "not compiled" in browser.eval("document.getElementById('status').textContent")
+        # Syntax highlighting: CodeMirror's C++ mode styles the keywords.
+        assert browser.eval("document.querySelectorAll('#source-pane .cm-line span[class]').length") > 10
+        # Hover the kernel's statement: the OpenMP lines made from it light up, and only those.
+        _hover(browser, "source-pane", "c[i] = a[i] + b[i];")
+        mapped = _wait_for(browser, "[...document.querySelectorAll('#output-pane .cm-mapped')].map((e) => e.textContent)")
+        assert mapped and any("c[i] = a[i] + b[i];" in line for line in mapped), mapped
+        assert not any("int main" in line for line in mapped)
+        _hover(browser, "source-pane", "int main()")
+        mapped = _wait_for(browser, "[...document.querySelectorAll('#output-pane .cm-mapped')].map((e) => e.textContent)"
+                                    ".filter((t) => t.includes('int main')).length")
+        assert mapped == 1
+        _screenshot(browser, ARTIFACTS / "translated.png")
+        # Translated and checked: g++ accepted it, and the page says so.
+        browser.eval("document.getElementById('check').click()")
+        assert _wait_for(browser, "document.getElementById('status').textContent.includes('g++ accepted')")
+        # The explain view: one card per kernel, each barrier with its decision and a line link.
+        browser.eval("""(() => { const s = document.getElementById('examples'); s.value = 'reduction.cu';
+                                 s.dispatchEvent(new Event('change')); })()""")
+        assert _wait_for(browser, "window.cuda2cpuPage.source.getText().includes('__syncthreads')")
+        browser.eval("document.getElementById('translate').click()")
+        assert _wait_for(browser, "document.querySelectorAll('#explain-out .kernel .badge.kept').length > 0")
+        assert "threads conflict" in browser.eval("document.getElementById('explain-out').textContent")
+        browser.eval("document.querySelector('#explain-out .barrier .line-link').click()")
+        assert "__syncthreads" in browser.eval("""(() => { const v = window.cuda2cpuPage.source.view;
+            return v.state.doc.lineAt(v.state.selection.main.head).text; })()""")
+        _screenshot(browser, ARTIFACTS / "explain.png")
+        # A broken kernel: an error marker in the source pane at its line, and the list entry.
+        browser.eval(f"""(() => {{
+            window.cuda2cpuPage.source.setText({json.dumps(BROKEN)});
+            document.getElementById("filename").value = "broken.cu";
+            document.getElementById("translate").click();
+        }})()""")
+        assert _wait_for(browser, "document.querySelectorAll('#source-pane .cm-lintRange-error').length > 0")
+        assert _wait_for(browser, "document.querySelectorAll('#source-pane .cm-lint-marker-error').length > 0")
+        assert browser.eval("(document.querySelector('#diagnostics li.error a') || {}).textContent") == "broken.cu:2:12"
+        assert "Translation failed" in browser.eval("document.getElementById('status').textContent")
+        _screenshot(browser, ARTIFACTS / "error.png")
+    finally:
+        browser.close()
+
+
+def test_page_without_the_editor_in_headless_chromium(server):
+    """Without the editor bundle (blocked here) the page works with plain text areas."""
+    browser = _Chromium(_chromium_or_skip())
+    try:
+        browser.call("Target.setDiscoverTargets", discover=False)
+        browser.open("about:blank")
+        browser.call("Network.enable")
+        browser.call("Network.setBlockedURLs", urls=["*editor.bundle.js"])
+        browser.call("Page.navigate", url=server + "/")
+        assert _wait_for(browser, "document.readyState === 'complete' && !!window.cuda2cpuPage")
+        assert browser.eval("document.body.classList.contains('without-editor')") is True
+        assert browser.eval("document.getElementById('editor-note').hidden") is False
         # Upload the example the way a user drops a file: a File on the file input, then Translate.
         browser.eval(f"""(async () => {{
             const dt = new DataTransfer();
@@ -435,23 +527,19 @@ def test_page_in_headless_chromium(server):
             await new Promise((r) => setTimeout(r, 100));
             document.getElementById("translate").click();
         }})()""")
-        output = _wait_for(browser, "document.getElementById('output').textContent.includes('omp parallel for') "
-                                    "&& document.getElementById('output').textContent")
+        output = _wait_for(browser, "window.cuda2cpuPage.output.getText().includes('omp parallel for') "
+                                    "&& window.cuda2cpuPage.output.getText()")
         assert output and "moccuda::LaunchConfig" in output
         assert browser.eval("document.getElementById('filename').value") == "vecadd.cu"
         assert browser.eval("document.getElementById('download').disabled") is False
-        assert "HTTP 200" in browser.eval("document.getElementById('status').textContent")
-        # A broken kernel: the diagnostic is listed and links to its line.
+        # A broken kernel: the diagnostic is listed, marked in the gutter, and links to its line.
         browser.eval(f"""(() => {{
-            const ta = document.getElementById("source");
-            ta.value = {json.dumps(BROKEN)};
-            ta.dispatchEvent(new Event("input"));
+            window.cuda2cpuPage.source.setText({json.dumps(BROKEN)});
             document.getElementById("filename").value = "broken.cu";
             document.getElementById("translate").click();
         }})()""")
         link = _wait_for(browser, "(document.querySelector('#diagnostics li.error a') || {}).textContent")
         assert link == "broken.cu:2:12"
-        browser.eval("document.querySelector('#diagnostics li.error a').click()")
-        assert browser.eval("document.querySelector('#cuda-line-2').classList.contains('hit')") is True
+        assert browser.eval("document.querySelector('#source-pane .gutter .marked').dataset.line") == "2"
     finally:
         browser.close()
