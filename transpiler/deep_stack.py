@@ -41,7 +41,10 @@ def call(fn, *args, **kwargs):
     previous = threading.stack_size(STACK_BYTES)
     try:
         thread = threading.Thread(target=target, name=_THREAD_NAME, daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError as exc:  # the stack's address space could not be reserved (ulimit -v)
+            raise MemoryError(f"no room for the translation's {STACK_BYTES >> 20} MiB stack") from exc
     finally:
         threading.stack_size(previous)
     thread.join()
