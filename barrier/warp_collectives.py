@@ -45,7 +45,9 @@ statement every lane reads before any lane stores.  Run thread after thread, lan
 So every statement that stores to ``volatile`` memory outside of per-thread loops is followed by a
 ``WarpSync``, and one whose value reads memory the lanes may store is split first:
 ``T lockstep = v[t] + v[t - 1]; WarpSync; v[t] = lockstep; WarpSync`` (a statement of a shape this
-cannot split keeps the lanes' order within it, with a warning that names it).  A loop whose trip
+cannot split keeps the lanes' order within it, with a warning that names it); a store that reads
+nothing gets a ``WarpSync`` before it when statements since the last sync point loaded shared
+memory (``x = v[t - 1]; v[t] = 0;``: every lane loads before any stores).  A loop whose trip
 count may differ between the lanes and that stores to ``volatile`` memory is followed by a
 ``WarpSync`` too: the warp reconverges there before the next statement reads.  Only stores that
 may reach ``__shared__`` memory count (:class:`MemorySpaces`): a ``volatile`` pointer into global
@@ -129,6 +131,9 @@ class WarpLowering:
     spaces: "MemorySpaces | None" = None
     #: the warp sync points of a fiber kernel so far (each gets its number)
     fiber_sites: int = 0
+    #: the statements lowered since the last sync point load memory the lanes may store (so a
+    #: lockstep store must wait until every lane has loaded)
+    loads_pending: bool = False
 
     def sync_point(self, loc, scope: str = "warp", mask: ir.Expr | None = None,
                    width: ir.Expr | None = None) -> ir.Stmt:
@@ -156,7 +161,13 @@ class WarpLowering:
         writes to ``volatile`` memory get their warp sync."""
         out: list[ir.Stmt] = []
         for s in stmts:
-            out.extend(self.stmt(s, lockstep))
+            lowered = self.stmt(s, lockstep)
+            out.extend(lowered)
+            if lowered and _is_sync(lowered[-1]):
+                self.loads_pending = False
+            elif any(not self.loads_global(load) for part in lowered for n in part.walk()
+                     if isinstance(n, (ir.ExprStmt, ir.VarDecl, ir.If, ir.Return)) for load in _own_loads(n)):
+                self.loads_pending = True
         return tuple(out)
 
     def body(self, s: ir.Stmt | None, lockstep: bool) -> ir.Stmt | None:
@@ -229,7 +240,10 @@ class WarpLowering:
         memory needs no first sync; a statement of another shape that reads memory keeps the
         lanes' order within it, with a warning."""
         if all(self.loads_global(load) for load in _loads(s)):
-            return [s, self.sync_point(s.loc)]  # reads nothing another lane stores: no order within
+            # It reads nothing another lane stores: no order within.  But the lanes' loads of
+            # shared memory since the last sync point must all come before any lane stores.
+            before = [self.sync_point(s.loc)] if self.loads_pending else []
+            return before + [s, self.sync_point(s.loc)]
         split = self.read_then_store(s)
         if split is None:
             self.ctx.warnings.append(warning(s.loc, "this statement both reads and stores volatile shared memory "
@@ -492,6 +506,15 @@ class WarpLowering:
                     and self.space(target) != GLOBAL:
                 return True
         return False
+
+
+def _is_sync(s: ir.Stmt) -> bool:
+    return isinstance(s, (ir.WarpSync, ir.Barrier, ir.FiberBarrier))
+
+
+def _own_loads(s: ir.Stmt) -> list[ir.Expr]:
+    """The loads of what ``s`` evaluates itself (a condition, an initializer, an expression)."""
+    return [load for e in _own_exprs(s) for load in _loads(e)]
 
 
 def _loads(node: ir.Node) -> list[ir.Expr]:

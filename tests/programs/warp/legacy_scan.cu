@@ -4,11 +4,13 @@
 // lane i-1's *new* value.  Three shapes seen in real code: a predicated scan (`if (lane >= d)
 // v[t] += v[t - d]`), a scan over a zero-padded segment with the running value in a local
 // (`s[idx] = x += s[idx - d]`, in a __device__ helper) and a tree reduction by the first warp
-// (`if (tid < 32) { v[tid] += v[tid + 16]; ... }`).  Block sizes 32, 64, 128, 256.
+// (`if (tid < 32) { v[tid] += v[tid + 16]; ... }`); and a lane reading its neighbour's slot
+// before the warp stores new values (every lane reads before any stores).  Block sizes 32, 64,
+// 128, 256.
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define KINDS 3
+#define KINDS 4
 
 __device__ int padded_scan(int x, volatile int *s)
 {
@@ -55,6 +57,9 @@ __global__ void legacy(const int *in, int *out)
     }
     __syncthreads();
     o[2] = tree[0];
+    int left = lane > 0 ? v[t - 1] : -1;
+    v[t] = -7;
+    o[3] = left;
 }
 
 int main()
@@ -79,7 +84,7 @@ int main()
                 int first = t - t % 32, inclusive = 0;
                 for (int i = first; i <= t; ++i)
                     inclusive += p[i];
-                const int want[KINDS] = {inclusive, inclusive - p[t], total};
+                const int want[KINDS] = {inclusive, inclusive - p[t], total, t % 32 ? inclusive - p[t] : -1};
                 const int *o = out + (size_t)(b * size + t) * KINDS;
                 for (int k = 0; k < KINDS; ++k)
                     if (o[k] != want[k] && bad++ < 10)
