@@ -602,6 +602,22 @@ class Converter:
         if not callee_cursors:
             return ir.Call(name, args, loc=loc)
         callee_cursor = callee_cursors[0]
+        if callee_cursor.kind == K.TEMPLATE_REF and callee_cursor.referenced is not None \
+                and callee_cursor.referenced.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION) \
+                and not clang_ext.from_macro(cursor):
+            # C<T>(args) on a dependent class template (SharedMemory<T>()): a construction of the
+            # type written before the parentheses.
+            tokens = list(cursor.get_tokens())
+            depth, paren = 0, None
+            for i, tok in enumerate(tokens):
+                depth += {"<": 1, ">": -1, ">>": -2}.get(tok.spelling, 0)
+                if tok.spelling == "(" and depth == 0:
+                    paren = i
+                    break
+            if paren is not None:
+                operands = args or tuple(self.expr(c) for c in children[1:]
+                                         if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF))
+                return ir.Construct(self.type_text(tokens_text(tokens[:paren])), operands, loc=loc)
         if callee_cursor.kind == K.TYPE_REF:
             # T(x) on a dependent type inside a template: a construction (or a conversion).
             # libclang lists its operands as children, not as call arguments.

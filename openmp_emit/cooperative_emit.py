@@ -38,8 +38,10 @@ class CooperativePrinting:
                   f"const unsigned {bz}) {{")
         self.indent += 1
         self.block_index(s)
-        if s.dynamic_shared:
+        if s.dynamic_shared or s.binds_dynamic_shared:
             self.emit(f"void *const {self.names.dynamic_shared} = moccuda::dynamic_shared_memory(launch.shared_bytes);")
+        if s.binds_dynamic_shared and not s.dynamic_shared:
+            self.emit(f"(void){self.names.dynamic_shared};  // for moccuda::block_dynamic_shared()")
         for d in s.dynamic_shared:
             self.emit(f"{declare(_pointer_to_element(d.type), d.name)} = "
                       f"static_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared});")

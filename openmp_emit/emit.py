@@ -122,17 +122,24 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         # Private copies: a store through a kernel's int pointer could otherwise alias a shared
         # blockDim and force gcc to reload it in every iteration.
         sizes = " firstprivate(gridDim, blockDim)"
+        dynamic = bool(s.dynamic_shared) or s.binds_dynamic_shared
+        # Only member functions (moccuda::block_dynamic_shared()) read it: the kernel itself does not.
+        unread = f"(void){self.names.dynamic_shared};" if not s.dynamic_shared else ""
         if self.team:
             # Every thread of the team runs this function: its locals are private already.
-            if s.dynamic_shared:
+            if dynamic:
                 self.emit(f"void *const {self.names.dynamic_shared} = moccuda::dynamic_shared_memory(launch.shared_bytes);")
+                if unread:
+                    self.emit(unread)
             self.emit("#pragma omp for collapse(3) schedule(static)")
-        elif s.dynamic_shared:
+        elif dynamic:
             # One dynamic shared buffer per OpenMP thread, reused by every block and launch.
             self.emit(f"#pragma omp parallel{teams}{sizes}")
             self.emit("{")
             self.indent += 1
             self.emit(f"void *const {self.names.dynamic_shared} = moccuda::dynamic_shared_memory(launch.shared_bytes);")
+            if unread:
+                self.emit(unread)
             self.emit("#pragma omp for collapse(3) schedule(static)")
         else:
             self.emit(f"#pragma omp parallel for collapse(3) schedule(static){sizes}{teams}")
@@ -150,7 +157,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                 self.stmt(child)
         self.indent -= 1
         self.emit("}")
-        if s.dynamic_shared and not self.team:
+        if dynamic and not self.team:
             self.indent -= 1
             self.emit("}")
 

@@ -88,7 +88,7 @@ def can_be_flat(grid: ir.GridLoop) -> bool:
     """Threads of different blocks and of one block are independent: one thread loop, nothing
     per block around it."""
     stmts = grid.body.stmts
-    if grid.dynamic_shared or len(stmts) != 1 or not isinstance(stmts[0], ir.ThreadLoop):
+    if grid.dynamic_shared or grid.binds_dynamic_shared or len(stmts) != 1 or not isinstance(stmts[0], ir.ThreadLoop):
         return False
     loop = stmts[0]
     return not (loop.kept or loop.exit_flag)

@@ -152,16 +152,23 @@ def test_inlined_function_whose_body_cannot_be_translated_reports_why(tmp_path):
     assert f"{cu}:7:48: note: 'helper' is inlined into the kernel here" in text, text
 
 
-@covers("Kernels and memory", "__shared__ / extern __shared__ declared in a member function (SharedMemory<T> idiom)",
+@covers("Kernels and memory", "extern __shared__ array declared in a member function (SharedMemory<T> idiom)",
+        note="the block's dynamic shared memory; not under --schedule=nested (a run-time error there)")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_extern_shared_array_of_a_member_function_is_the_blocks_dynamic_memory(threads, tmp_path):
+    assert_passes("shared_memory_member", tmp_path, threads)
+
+
+@covers("Kernels and memory", "__shared__ (not extern) declared in a member function",
         status="not supported", note="located error: declare it in the kernel or a non-member __device__ function")
-def test_shared_memory_declared_in_a_member_function_is_a_located_error(tmp_path):
+def test_shared_variable_declared_in_a_member_function_is_a_located_error(tmp_path):
     """Member functions are kept as written, where ``__shared__`` would make a plain local (one
     per call) or a static (one for all blocks)."""
     cu = tmp_path / "member.cu"
-    cu.write_text("template <class T> struct SharedMemory {\n"
-                  "    __device__ operator T *() { extern __shared__ int smem[]; return (T *)smem; }\n"
+    cu.write_text("struct Counter {\n"
+                  "    __device__ int *slot() { static __shared__ int count; return &count; }\n"
                   "};\n"
-                  "__global__ void k(float *p) { float *s = SharedMemory<float>(); s[threadIdx.x] = p[0]; }\n")
+                  "__global__ void k(int *p) { Counter c; atomicAdd(c.slot(), 1); }\n")
     with pytest.raises(CompileError) as raised:
         translate_file(cu)
-    assert f"{cu}:2:55: error: an extern __shared__ array declared in a member function" in str(raised.value)
+    assert f"{cu}:2:52: error: a __shared__ variable declared in a member function" in str(raised.value)

@@ -352,6 +352,10 @@ class GridLoop(Stmt):
 
     body: Block
     dynamic_shared: tuple[VarDecl, ...] = ()
+    #: Code kept as written reaches the block's dynamic shared memory too (an ``extern
+    #: __shared__`` array in a member function, ``SharedMemory<T>``): each block binds it for
+    #: ``moccuda::block_dynamic_shared()`` even without ``dynamic_shared`` declarations.
+    binds_dynamic_shared: bool = False
     #: How OpenMP runs blocks and threads (``schedule`` pass): "blocks" (parallel blocks, serial
     #: threads), "nested" (parallel threads inside parallel blocks) or "flat" (one collapsed loop).
     schedule: str = "blocks"

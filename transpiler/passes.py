@@ -78,6 +78,9 @@ class PassContext:
     #: Why the body of a ``__device__`` function (by name) could not be converted: inlining it
     #: reports that error.
     unreadable_device_bodies: dict[str, CompileError] = field(default_factory=dict)
+    #: Member functions of the translation unit declare ``extern __shared__`` arrays: every
+    #: kernel binds its blocks' dynamic shared memory (``GridLoop.binds_dynamic_shared``).
+    binds_dynamic_shared: bool = False
     #: ``__shared__`` variables declared at namespace scope, by symbol (``Converter.namespace_shared``):
     #: the kernels that use them, directly or through inlined functions, declare them per block.
     namespace_shared: dict[int, ir.VarDecl] = field(default_factory=dict)

@@ -166,11 +166,16 @@ _CLASS_KINDS = frozenset({K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.CLASS_TEM
                           K.CONVERSION_FUNCTION})
 
 
-def check_shared_outside_device_functions(scan: UnitScan) -> None:
+def shared_in_kept_code(scan: UnitScan) -> list[tuple[str, Edit]]:
     """``__shared__`` memory in code kept as written (member functions, host code) would be a
-    plain variable there: one per call, or one global for all blocks.  A namespace-scope one
-    used there, or one declared there, is a located error."""
+    plain variable there: one per call, or one global for all blocks.  An ``extern __shared__``
+    array declared in a member function (``SharedMemory<T>``'s ``extern __shared__ int
+    __smem[]``) becomes a pointer to the block's dynamic shared memory
+    (``moccuda::block_dynamic_shared()``): the edits that say so.  A namespace-scope
+    ``__shared__`` variable used there, or another ``__shared__`` variable declared there, is a
+    located error."""
     shared = {c.hash for c in scan.namespace_shared}
+    edits = []
     for top in scan.others:
         if not shared and top.kind not in _CLASS_KINDS:
             continue  # host functions cannot declare __shared__ memory (clang rejects it)
@@ -178,11 +183,25 @@ def check_shared_outside_device_functions(scan: UnitScan) -> None:
             if n.kind == K.DECL_REF_EXPR and n.referenced is not None and n.referenced.hash in shared:
                 raise unsupported(location(n), "a __shared__ variable at namespace scope used outside kernels and "
                                   "__device__ functions (here, in a member function or host code)")
-            if n.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(n):
-                what = "an extern __shared__ array" if n.storage_class == ci.StorageClass.EXTERN else "a __shared__ variable"
-                raise unsupported(location(n), f"{what} declared in a member function (such as SharedMemory<T>'s "
-                                  "'extern __shared__ int __smem[]': declare it in the kernel or in a "
-                                  "__device__ function that is not a member)")
+            if n.kind == K.DECL_STMT and any(K.CUDASHARED_ATTR in _attrs(v) for v in n.get_children()):
+                edits.append(_dynamic_shared_pointer(scan, n))
+    return edits
+
+
+def _dynamic_shared_pointer(scan: UnitScan, stmt: ci.Cursor) -> tuple[str, Edit]:
+    """``extern __shared__ T name[];`` in a member function becomes
+    ``T *const name = static_cast<T *>(moccuda::block_dynamic_shared());``."""
+    (var, *rest) = [c for c in stmt.get_children() if c.kind == K.VAR_DECL]
+    if var.storage_class != ci.StorageClass.EXTERN or rest:
+        raise unsupported(location(var), "a __shared__ variable declared in a member function (declare it in the "
+                          "kernel or in a __device__ function that is not a member)")
+    spelled = var.type.spelling
+    if clang_ext.from_macro(stmt) or stmt.extent.start.file is None or not spelled.endswith("[]") \
+            or "[" in spelled[:-2]:
+        raise unsupported(location(var), "this extern __shared__ declaration in a member function")
+    element = spelled[:-2].rstrip()
+    text = f"{element} *const {var.spelling} = static_cast<{element} *>(moccuda::block_dynamic_shared());"
+    return stmt.extent.start.file.name, Edit(stmt.extent.start.offset, stmt.extent.end.offset, text)
 
 
 def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
@@ -722,7 +741,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         needs.setdefault(name, ())  # translated (no builtin parameters) for the GPU's shifts
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
-    check_shared_outside_device_functions(scan)
+    kept_shared = shared_in_kept_code(scan)
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
     inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
     check_builtins_in_translated_code(unit, scan, set(needs) | inlined)
@@ -741,6 +760,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
 
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
+                      binds_dynamic_shared=bool(kept_shared),
                       unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
@@ -789,6 +809,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:
             edits.setdefault(name, []).extend(found)
+    for name, edit in kept_shared:
+        edits.setdefault(name, []).append(edit)
     for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
         edits.setdefault(name, []).append(edit)
     for name, edit in launched_pointer_type_edits(unit, scan):

@@ -29,6 +29,7 @@
 extern "C" int omp_get_max_threads(void);
 extern "C" int omp_get_max_active_levels(void);
 extern "C" void omp_set_max_active_levels(int);
+extern "C" int omp_get_active_level(void);
 #endif
 #endif
 
@@ -145,6 +146,12 @@ inline void launch_end(const LaunchConfig &) {}
  * least `bytes` bytes, 64-byte aligned (enough for any CUDA type), never a null pointer.  The
  * buffer belongs to the thread and is reused by later launches (it only grows), so a launch
  * allocates nothing once the program is warm. */
+inline void *&block_dynamic_shared_slot()
+{
+    static thread_local void *slot = nullptr;
+    return slot;
+}
+
 inline void *dynamic_shared_memory(size_t bytes)
 {
     struct Buffer {
@@ -164,7 +171,28 @@ inline void *dynamic_shared_memory(size_t bytes)
         buffer.data = grown;
         buffer.size = wanted;
     }
+    block_dynamic_shared_slot() = buffer.data;
     return buffer.data;
+}
+
+/* What an `extern __shared__` array declared in a member function (SharedMemory<T>'s
+ * `extern __shared__ int __smem[]`) stands for: the dynamic shared memory of the block the
+ * calling thread runs.  Every kernel of such a translation unit sets it up for each OpenMP
+ * thread (GridLoop.binds_dynamic_shared), and a block runs on one thread.  Under the nested
+ * schedule a block's threads run on several: refused, not wrong. */
+inline void *block_dynamic_shared()
+{
+    void *memory = block_dynamic_shared_slot();
+#ifdef _OPENMP
+    if (omp_get_active_level() > 1)
+        memory = nullptr;
+#endif
+    if (!memory) {
+        fprintf(stderr, "MocCUDA: an extern __shared__ array of a member function is used outside a kernel's block, "
+                        "or under the nested schedule (--schedule=nested), where it is not supported\n");
+        abort();
+    }
+    return memory;
 }
 
 inline unsigned min_unsigned(unsigned a, unsigned b) { return a < b ? a : b; }
