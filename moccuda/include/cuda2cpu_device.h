@@ -329,13 +329,14 @@ inline bool prefetch_span(const T *base, First first, Last last, unsigned thread
  * shifted out, giving 0 (or, for >> of a negative signed value, -1), where x86 masks the count
  * (x << 32 == x) and C++ leaves it undefined.  One compare each; class types with their own
  * operators shift as they define.  The compound forms give the value stored (not the lvalue: a
- * volatile one would be read again). */
+ * volatile one would be read again).  constexpr: a shift in a constant expression (static_assert,
+ * a constexpr local) stays one. */
 template <class Value, class Count>
 constexpr bool gpu_shift_applies = std::is_integral<Value>::value
                                    && (std::is_integral<Count>::value || std::is_enum<Count>::value);
 
 template <class T, class C>
-inline auto shl(T x, C n) -> decltype(x << n)
+constexpr auto shl(T x, C n) -> decltype(x << n)
 {
     using R = decltype(x << n);
     if constexpr (gpu_shift_applies<R, C>)
@@ -345,7 +346,7 @@ inline auto shl(T x, C n) -> decltype(x << n)
 }
 
 template <class T, class C>
-inline auto shr(T x, C n) -> decltype(x >> n)
+constexpr auto shr(T x, C n) -> decltype(x >> n)
 {
     using R = decltype(x >> n);
     if constexpr (gpu_shift_applies<R, C> && std::is_signed<R>::value)
@@ -357,7 +358,7 @@ inline auto shr(T x, C n) -> decltype(x >> n)
 }
 
 template <class T, class C>
-inline typename std::remove_cv<T>::type shl_assign(T &x, C n)
+constexpr typename std::remove_cv<T>::type shl_assign(T &x, C n)
 {
     using Plain = typename std::remove_cv<T>::type;
     if constexpr (gpu_shift_applies<decltype(+x), C>) {
@@ -370,7 +371,7 @@ inline typename std::remove_cv<T>::type shl_assign(T &x, C n)
 }
 
 template <class T, class C>
-inline typename std::remove_cv<T>::type shr_assign(T &x, C n)
+constexpr typename std::remove_cv<T>::type shr_assign(T &x, C n)
 {
     using Plain = typename std::remove_cv<T>::type;
     if constexpr (gpu_shift_applies<decltype(+x), C>) {

@@ -9,6 +9,8 @@ const int N = 80;  // counts 0..79
 
 __global__ void shifts(const int *count, unsigned *u32, int *s32, unsigned long long *u64, long long *s64)
 {
+    constexpr int kLogLanes = 5;
+    static_assert((1u << kLogLanes) == 32u, "a shift in a constant expression stays one");
     int i = threadIdx.x;
     int n = count[i];
     unsigned u = 0xF00Fu + i;
