@@ -136,3 +136,8 @@ def test_local_type_using_a_local_is_a_located_error(tmp_path):
                   "  S s; s.v[0] = 1; a[threadIdx.x] = s.v[0];\n}\n")
     done = run_cli(cu, "-o", tmp_path / "t")
     assert done.returncode == 1 and f"{cu}:3:" in done.stderr and "define the type outside" in done.stderr, done.stderr
+
+
+@covers("Math", "SIMD video intrinsics (__vadd4, __vmaxs4, __vsubss4, __vcmpgtu4, __vsadu4, __vavgs2, ...)")
+def test_simd_video_intrinsics(tmp_path):
+    _passes(tmp_path, "simd_video.cu")

@@ -4,7 +4,8 @@
  *    (__syncthreads, warp shuffles and votes, ...) are declared so that clang type-checks kernels.
  *    cuda2cpu replaces every use of them, so compile mode declares none of them: a use the
  *    translator missed is then a compile error, not a silently wrong program.
- *  - Both modes: math (cuda2cpu_math.h), atomics and fences (cuda2cpu_atomic.h), clock64().
+ *  - Both modes: math (cuda2cpu_math.h), SIMD video intrinsics (cuda2cpu_simd.h), atomics and
+ *    fences (cuda2cpu_atomic.h), clock64().
  *  - Compile mode: moccuda::LaunchConfig and the hooks every translated kernel calls.
  */
 #ifndef MOCCUDA_CUDA2CPU_DEVICE_H
@@ -35,6 +36,7 @@ extern "C" int omp_get_active_level(void);
 
 #include "cuda_runtime_api.h"
 #include "cuda2cpu_math.h"
+#include "cuda2cpu_simd.h"
 #include "cuda2cpu_atomic.h"
 #include "cuda2cpu_warp.h"
 
