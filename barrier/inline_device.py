@@ -145,6 +145,8 @@ def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbo
     if any("..." in p for p in params):
         raise unsupported(call.loc, f"inlining the variadic function template '{call.func}', which synchronizes")
     written = call.func[call.func.index("<") + 1:call.func.rindex(">")] if "<" in call.func else ""
+    if call.template_args:  # the arguments clang resolved the call to, deduced ones included
+        written = call.template_args[1:-1]
     args = _split_top_level(written)
     deduced = _deduce(fn, call, names, symbols)
     defaults = [p.split("=", 1)[1].strip() if "=" in p else None for p in params]

@@ -632,7 +632,7 @@ class Converter:
                 raise unsupported(loc, "__syncthreads() used as a value")
             if callee.name == ASSERT_FAIL:
                 return device_assert(args, loc)
-            return ir.Call(callee.name, args, callee.sym, loc=loc)
+            return ir.Call(callee.name, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
 
     def constructor_call(self, cursor: ci.Cursor, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:
@@ -751,6 +751,27 @@ def is_namespace_shared(ref: ci.Cursor) -> bool:
     if ref.semantic_parent.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
         return False
     return any(c.kind == K.CUDASHARED_ATTR for c in ref.get_children())
+
+
+def _instantiated_arguments(ref: ci.Cursor | None) -> str:
+    """The template arguments of the function template specialization a call resolved to
+    (deduced or written), as ``<int, 3>``; "" for a plain function, or where any is not a type
+    or an integer."""
+    if ref is None or ref.kind != K.FUNCTION_DECL:
+        return ""
+    count = ref.get_num_template_arguments()
+    if count <= 0:
+        return ""
+    args = []
+    for i in range(count):
+        kind = ref.get_template_argument_kind(i)
+        if kind == ci.TemplateArgumentKind.TYPE:
+            args.append(ref.get_template_argument_type(i).spelling)
+        elif kind == ci.TemplateArgumentKind.INTEGRAL:
+            args.append(str(ref.get_template_argument_value(i)))
+        else:
+            return ""
+    return "<" + ", ".join(args) + ">"
 
 
 def _void_conditional(cursor: ci.Cursor) -> ci.Cursor | None:

@@ -141,3 +141,8 @@ def test_local_type_using_a_local_is_a_located_error(tmp_path):
 @covers("Math", "SIMD video intrinsics (__vadd4, __vmaxs4, __vsubss4, __vcmpgtu4, __vsadu4, __vavgs2, ...)")
 def test_simd_video_intrinsics(tmp_path):
     _passes(tmp_path, "simd_video.cu")
+
+
+@covers("Device functions", "synchronizing function template called with deduced template arguments")
+def test_synchronizing_templates_with_deduced_arguments(tmp_path):
+    _passes(tmp_path, "deduced_sync_template.cu")

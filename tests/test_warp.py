@@ -272,15 +272,19 @@ def test_untranslatable_warp_code_is_a_located_error(tmp_path, body, line, what)
     assert f"t.cu:{line + 2}:" in message, message
 
 
-@covers("Warp shuffles", "warp collective in a __device__ function template, arguments deduced from an expression",
+@covers("Warp shuffles", "warp collective in a __device__ function template called from a kernel template, "
+        "arguments deduced from an expression of the kernel's template type",
         status="not supported", note="located error asking for explicit template arguments (deduction from a "
-                                     "variable or an array element works)")
+                                     "variable or an array element works, and any deduction clang resolves in a "
+                                     "kernel that is not a template)")
 def test_collective_in_a_device_function_template_with_undeducible_arguments_is_a_located_error(tmp_path):
     message = _error(tmp_path, "template <typename T>\n__device__ T warp_sum(T v) {\n"
                                "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
                                "  return v;\n}\n"
-                               "__global__ void k(float *a) {\n  a[threadIdx.x] = warp_sum(a[threadIdx.x] * 2.0f);\n}\n")
-    assert "t.cu:7:" in message and "warp_sum<T>(...)" in message, message
+                               "template <typename U>\n"
+                               "__global__ void k(U *a) {\n  a[threadIdx.x] = warp_sum(a[threadIdx.x] * 2);\n}\n"
+                               "template __global__ void k<float>(float *);\n")
+    assert "t.cu:8:" in message and "warp_sum<T>(...)" in message, message
 
 
 def test_lowered_collectives_are_exchanges_around_warp_splits(tmp_path):

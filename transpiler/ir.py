@@ -142,6 +142,9 @@ class Call(Expr):
     func: str
     args: tuple[Expr, ...]
     sym: int = 0
+    #: A call of a function template: the template arguments clang deduced (or that were written),
+    #: ``<int, 3>``; "" otherwise or where they depend on the caller's own template parameters.
+    template_args: str = ""
 
 
 @dataclass(frozen=True)
