@@ -3,6 +3,7 @@ benchmarks/soak/mutants.py).
 
     python -m benchmarks.soak --kernels 10000 [--per-unit 100] [--seed 1] [--jobs 2] [-O1]
     python -m benchmarks.soak --mutants 300 [--seed 1]
+    python -m benchmarks.soak --recheck [--failures DIR]   (saved kernels that still disagree)
 
 Prints a line per unit and a summary: kernels, kernels per second, mismatches and the other
 failures, each saved under --failures (default /tmp/soak-failures) with the commands that show it.
@@ -34,8 +35,11 @@ def main(argv=None) -> int:
                                                     "cuda2cpu-soak"), help="result cache ('' for none)")
     ap.add_argument("--failures", default="/tmp/soak-failures")
     ap.add_argument("--mutants", type=int, default=0, help="corpus mutants (a barrier inserted) to check")
+    ap.add_argument("--recheck", action="store_true", help="run every kernel saved under --failures again")
     args = ap.parse_args(argv)
     failed = 0
+    if args.recheck:
+        failed += recheck(args)
     if args.kernels:
         failed += run_kernels(args)
     if args.mutants:
@@ -76,6 +80,19 @@ def run_kernels(args) -> int:
           f"mismatched kernels {len(mismatched)} ({kinds['mismatch']} configurations), rejected {kinds['rejected']}, build failures {kinds['build']}, "
           f"crashes {kinds['crash']}", flush=True)
     return sum(kinds.values())
+
+
+def recheck(args) -> int:
+    runner = differential.Runner(f"-O{args.opt}", tuple(int(t) for t in args.threads.split(",")),
+                                 tuple(args.configs.split(",")), None, Path(args.failures))
+    saved = sorted(Path(args.failures).glob("*/kernel.cu"))
+    still = 0
+    for cu in saved:
+        problems = runner.recheck(cu.read_text(), cu.parent.name)
+        still += bool(problems)
+        print(f"{cu.parent}: {'; '.join(problems) if problems else 'agrees now'}", flush=True)
+    print(f"recheck: {still} of {len(saved)} saved kernels still disagree", flush=True)
+    return still
 
 
 def _cpu() -> float:

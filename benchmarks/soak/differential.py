@@ -226,6 +226,22 @@ class Runner:
                     continue
         return failures
 
+    def recheck(self, source: str, tag: str) -> list[str]:
+        """What still goes wrong with a saved program (after a fix): one line per configuration and
+        thread count whose output is not the reference's, or that fails."""
+        results = {config: self.outputs(source, config, f"{tag}-{config}") for config in self.configs}
+        if "error" in results[REFERENCE]:
+            return [f"{REFERENCE}: {results[REFERENCE]['error']}: {results[REFERENCE]['detail'][:300]}"]
+        expected = results[REFERENCE]["runs"][str(self.threads[0])]
+        problems = []
+        for config, res in results.items():
+            if "error" in res:
+                problems.append(f"{config}: {res['error']}: {res['detail'][:300]}")
+                continue
+            problems += [f"{config}, {t} threads: expected {expected.strip()!r}, got {out.strip()!r}"
+                         for t, out in res["runs"].items() if out != expected]
+        return problems
+
     def _save(self, kernels, name, config, error, threads=None) -> str:
         """Write the kernels alone as a self-contained program with the commands that show the failure."""
         d = self.failures / f"{name}-{config}" if threads is None else self.failures / f"{name}-{config}-{threads}"
