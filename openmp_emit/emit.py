@@ -94,6 +94,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     """Adds the lowered loop nodes (and the fallback lowering's fiber nodes) to the statement printer."""
 
     exit_labels: int = 0  # labels ending a thread's part of a thread loop, numbered per kernel
+    block_end: str = ""  # the label ending the current block's code, where threads can return
     schedule: str = "blocks"
     in_inner_region: bool = False  # nested schedule: inside a block's inner parallel region
     inner_nowait: bool = False  # nested schedule: the inner region's last loop (its end is a barrier)
@@ -150,11 +151,23 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         for d in s.dynamic_shared:
             self.emit(f"{declare(_pointer_to_element(d.type), d.name)} = "
                       f"static_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared});")
+        # Threads that return are marked exited; once all of a block's have, the block is over
+        # (its remaining code could otherwise wait on shared state that no thread updates).
+        self.block_end = self.names.block_end if any(
+            isinstance(n, ir.ThreadLoop) and n.marks_exit for n in s.body.walk()) else ""
+        if self.block_end:
+            self.emit("{")
+            self.indent += 1
         if s.schedule == "nested":
             self.nested_block_body(s.body.stmts)
         else:
             for child in s.body.stmts:
                 self.stmt(child)
+        if self.block_end:
+            self.indent -= 1
+            self.emit("}")
+            self.emit(f"{self.block_end}:;")
+        self.block_end = ""
         self.indent -= 1
         self.emit("}")
         if dynamic and not self.team:
@@ -227,6 +240,10 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.in_inner_region = self.inner_nowait = False
             self.indent -= 1
             self.emit("}")
+            for loop in stmts[i:j]:
+                if loop.marks_exit:
+                    self.end_block_if_all_exited(loop.exit_flag)
+                    break
             i = j
 
     @staticmethod
@@ -248,6 +265,23 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
 
     def stmt_ThreadLoop(self, s: ir.ThreadLoop) -> None:
         self.full_block_versions(s, self.thread_loop)
+        if s.marks_exit and not self.in_inner_region:
+            self.end_block_if_all_exited(s.exit_flag)
+
+    def end_block_if_all_exited(self, exit_flag: str) -> None:
+        """After a thread loop in which threads can return: when every thread of the block has,
+        jump to the block's end, as CUDA ends a block whose threads have all exited."""
+        if not self.block_end:
+            return
+        self.emit("{")
+        self.indent += 1
+        self.emit("bool block_running = false;")
+        self.emit("for (unsigned exited_thread = 0; exited_thread < blockDim.x * blockDim.y * blockDim.z; "
+                  "++exited_thread)")
+        self.emit(f"    block_running |= !{exit_flag}[exited_thread];")
+        self.emit(f"if (!block_running) goto {self.block_end};")
+        self.indent -= 1
+        self.emit("}")
 
     def full_block_versions(self, s: ir.ThreadLoop, print_loop) -> None:
         """``print_loop(s)``, or, for a loop with a guard-free version, both behind the test

@@ -195,6 +195,7 @@ class LoopNames:
     thread_end: tuple[str, str, str] = ("tx_end", "ty_end", "tz_end")
     flat_thread: str = "thread"
     exit_label: str = "next_thread"
+    block_end: str = "block_done"
     dynamic_shared: str = "dynamic_shared"
     chunk: str = "tx_chunk"
     teams: str = "teams"
@@ -207,6 +208,7 @@ class LoopNames:
             thread_end=tuple(fresh_name(n, used) for n in ("tx_end", "ty_end", "tz_end")),
             flat_thread=fresh_name("thread", used),
             exit_label=fresh_name("next_thread", used),
+            block_end=fresh_name("block_done", used),
             dynamic_shared=fresh_name("dynamic_shared", used),
             chunk=fresh_name("tx_chunk", used),
             teams=fresh_name("teams", used),

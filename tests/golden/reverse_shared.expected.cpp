@@ -21,37 +21,46 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
     for (unsigned bx = 0; bx < gridDim.x; ++bx) {
         const uint3 blockIdx = {bx, by, bz};
         MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
-        bool exited[1024] = {};
-        int tile[128];
-        for (unsigned tz = 0; tz < blockDim.z; ++tz)
-        for (unsigned ty = 0; ty < blockDim.y; ++ty)
-#pragma omp simd
-        for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-            const uint3 threadIdx = {tx, ty, tz};
-            const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-            int i = blockIdx.x * blockDim.x + threadIdx.x;
-            if (i >= n) {
-                exited[thread] = true;
-                continue;
-            }
-            tile[threadIdx.x] = data[i];
-        }
         {
-            const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
-            if (next_block.z < gridDim.z) {
-                moccuda::prefetch_span(data, (int)(next_block.x * blockDim.x), (int)(next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
+            bool exited[1024] = {};
+            int tile[128];
+            for (unsigned tz = 0; tz < blockDim.z; ++tz)
+            for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
+            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                const uint3 threadIdx = {tx, ty, tz};
+                const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i >= n) {
+                    exited[thread] = true;
+                    continue;
+                }
+                tile[threadIdx.x] = data[i];
+            }
+            {
+                bool block_running = false;
+                for (unsigned exited_thread = 0; exited_thread < blockDim.x * blockDim.y * blockDim.z; ++exited_thread)
+                    block_running |= !exited[exited_thread];
+                if (!block_running) goto block_done;
+            }
+            {
+                const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
+                if (next_block.z < gridDim.z) {
+                    moccuda::prefetch_span(data, (int)(next_block.x * blockDim.x), (int)(next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
+                }
+            }
+            for (unsigned tz = 0; tz < blockDim.z; ++tz)
+            for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
+            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                const uint3 threadIdx = {tx, ty, tz};
+                const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                if (exited[thread]) continue;
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                data[i] = tile[blockDim.x - 1 - threadIdx.x];
             }
         }
-        for (unsigned tz = 0; tz < blockDim.z; ++tz)
-        for (unsigned ty = 0; ty < blockDim.y; ++ty)
-#pragma omp simd
-        for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-            const uint3 threadIdx = {tx, ty, tz};
-            const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-            if (exited[thread]) continue;
-            int i = blockIdx.x * blockDim.x + threadIdx.x;
-            data[i] = tile[blockDim.x - 1 - threadIdx.x];
-        }
+        block_done:;
     }
     moccuda::launch_end(launch);
 }

@@ -22,34 +22,43 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
     for (unsigned bx = 0; bx < gridDim.x; ++bx) {
         const uint3 blockIdx = {bx, by, bz};
         MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
-        bool exited[1024] = {};
-        int tile[128];
-#pragma omp parallel num_threads(teams.inner)
         {
+            bool exited[1024] = {};
+            int tile[128];
+#pragma omp parallel num_threads(teams.inner)
+            {
 #pragma omp for collapse(3) schedule(static)
-            for (unsigned tz = 0; tz < blockDim.z; ++tz)
-            for (unsigned ty = 0; ty < blockDim.y; ++ty)
-            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-                const uint3 threadIdx = {tx, ty, tz};
-                const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-                int i = blockIdx.x * blockDim.x + threadIdx.x;
-                if (i >= n) {
-                    exited[thread] = true;
-                    continue;
+                for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                for (unsigned ty = 0; ty < blockDim.y; ++ty)
+                for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                    const uint3 threadIdx = {tx, ty, tz};
+                    const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    if (i >= n) {
+                        exited[thread] = true;
+                        continue;
+                    }
+                    tile[threadIdx.x] = data[i];
                 }
-                tile[threadIdx.x] = data[i];
-            }
 #pragma omp for collapse(3) schedule(static) nowait
-            for (unsigned tz = 0; tz < blockDim.z; ++tz)
-            for (unsigned ty = 0; ty < blockDim.y; ++ty)
-            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-                const uint3 threadIdx = {tx, ty, tz};
-                const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-                if (exited[thread]) continue;
-                int i = blockIdx.x * blockDim.x + threadIdx.x;
-                data[i] = tile[blockDim.x - 1 - threadIdx.x];
+                for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                for (unsigned ty = 0; ty < blockDim.y; ++ty)
+                for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                    const uint3 threadIdx = {tx, ty, tz};
+                    const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                    if (exited[thread]) continue;
+                    int i = blockIdx.x * blockDim.x + threadIdx.x;
+                    data[i] = tile[blockDim.x - 1 - threadIdx.x];
+                }
+            }
+            {
+                bool block_running = false;
+                for (unsigned exited_thread = 0; exited_thread < blockDim.x * blockDim.y * blockDim.z; ++exited_thread)
+                    block_running |= !exited[exited_thread];
+                if (!block_running) goto block_done;
             }
         }
+        block_done:;
     }
     moccuda::launch_end(launch);
 }
