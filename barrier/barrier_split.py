@@ -33,6 +33,7 @@ After::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import networkx as nx
@@ -159,6 +160,11 @@ class BarrierSplit:
             decl = decls[sym]
             if decl.type.endswith("&") or "&&" in decl.type:
                 raise split_unsupported(decl.loc, "a reference variable that lives across __syncthreads()")
+            if re.search(r"\bauto\b", decl.type):
+                # In a template clang leaves the deduced type unknown, and the per-block storage
+                # is declared where the initializer's names are not in scope.
+                raise split_unsupported(decl.loc, "an 'auto' variable of a type that depends on a template "
+                                                  "parameter, living across __syncthreads() (write its type)")
             name = fresh_name(f"{decl.name}_per_thread", used_names)
             type_ = per_thread_storage_type(decl.type, MAX_THREADS_PER_BLOCK)
             storage_sym = ctx.fresh_sym(name, type_, "local", decl.loc)

@@ -300,6 +300,10 @@ class Converter:
         init_cursor = clang_ext.var_decl_initializer(cursor)
         if init_cursor is not None and storage != "auto" and _implicit_default_construction(init_cursor):
             init_cursor = None  # `__shared__ float4 a[N];`: clang shows the implicit constructor call
+        if init_cursor is not None and _unwritten_default_construction(init_cursor, cursor):
+            # `__half a[4];` or `S s;`: default-initialized as written (an explicit `= T[4]()` is
+            # not C++, and `= S()` would value-initialize what the source leaves alone).
+            init_cursor = None
         init = None
         if init_cursor is not None:
             if storage != "auto":
@@ -823,6 +827,12 @@ def _implicit_default_construction(init: ci.Cursor) -> bool:
     ref = init.referenced
     return (init.kind == K.CALL_EXPR and ref is not None and ref.kind == K.CONSTRUCTOR
             and not list(init.get_arguments()))
+
+
+def _unwritten_default_construction(init: ci.Cursor, var: ci.Cursor) -> bool:
+    """Is ``init`` the default construction clang shows for ``T v;`` (its only token is the
+    variable's name), not a written ``T v{}`` or ``T v = T()``?"""
+    return _implicit_default_construction(init) and [t.spelling for t in init.get_tokens()] in ([], [var.spelling])
 
 
 def _type_ref_text(cursor: ci.Cursor) -> str:

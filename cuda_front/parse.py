@@ -53,6 +53,9 @@ def clang_arguments(options: TranslateOptions) -> list[str]:
         # a user-defined literal.  nvcc's host compilers (g++: -Wliteral-suffix) take the name as
         # the macro, and so does clang with this error made a warning.
         "-Wno-reserved-user-defined-literal",
+        # `const const T`, `extern extern int g;`: clang only warns, g++ rejects the host code
+        # kept as written.
+        "-Werror=duplicate-decl-specifier",
         "-D__CUDA2CPU_PARSE__", "-D__CUDACC__", "-D__NVCC__",
         f"-std={options.std or 'c++17'}",
         "-isystem", str(FRONT_INCLUDE_DIR),

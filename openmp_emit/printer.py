@@ -12,11 +12,13 @@ print as the OpenMP block loop and the serial thread loop; the names they introd
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from barrier.effects import int_literal
 from barrier.liveness import fresh_name
 from transpiler import ir
+from transpiler.diagnostics import CompileError, error
 
 # Higher binds tighter.
 PRECEDENCE = {
@@ -69,7 +71,9 @@ def precedence(e: ir.Expr) -> int:
         return PRECEDENCE[e.op]
     if isinstance(e, (ir.Assign, ir.Conditional)):
         return 3
-    if isinstance(e, (ir.Cast,)) and e.style == "c":
+    if isinstance(e, ir.Cast) and (e.style == "c" or _written_as_c_cast(e)):
+        return PREFIX
+    if isinstance(e, ir.Construct) and not is_simple_type(_TOP_CV.sub("", e.type.strip())):
         return PREFIX
     if isinstance(e, ir.Unary):
         return POSTFIX if e.postfix else PREFIX
@@ -164,14 +168,13 @@ def _expr(e: ir.Expr) -> str:
     if isinstance(e, ir.Member):
         return f"{print_expr(e.base, POSTFIX)}{'->' if e.arrow else '.'}{e.member}"
     if isinstance(e, ir.Cast):
-        if e.style == "c":
+        if e.style == "c" or _written_as_c_cast(e):
             return f"({e.type}){print_expr(e.operand, PREFIX)}"
         if e.style == "functional":
             return f"{e.type}({print_expr(e.operand)})"
         return f"{e.style}_cast<{e.type}>({print_expr(e.operand)})"
     if isinstance(e, ir.Construct):
-        args = ", ".join(print_expr(a, 2) for a in e.args)
-        return f"{e.type}{{{args}}}" if e.braces else f"{e.type}({args})"
+        return _construct(e)
     if isinstance(e, ir.InitList):
         return "{" + ", ".join(print_expr(a, 2) for a in e.elements) + "}"
     if isinstance(e, ir.SizeOf):
@@ -179,6 +182,35 @@ def _expr(e: ir.Expr) -> str:
             return f"{e.op}({e.type})"
         return f"{e.op}({print_expr(e.operand)})"
     raise TypeError(f"cannot print {type(e).__name__}")
+
+
+#: A type that functional notation ``T(x)`` / ``T{x}`` accepts: one (possibly qualified, possibly
+#: templated) name.  ``unsigned int(n)``, ``const float4(p)`` and ``float *(q)`` are not C++.
+_SIMPLE_TYPE = re.compile(r"(?:::)?\w+(?:<.*>)?(?:::\w+(?:<.*>)?)*")
+_TOP_CV = re.compile(r"^(?:(?:const|volatile)\s+)+|(?:\s+(?:const|volatile))+$")
+
+
+def is_simple_type(type_spelling: str) -> bool:
+    return _SIMPLE_TYPE.fullmatch(type_spelling.strip()) is not None
+
+
+def _written_as_c_cast(e: ir.Expr) -> bool:
+    """A functional cast to a type functional notation cannot spell: printed ``(T)(x)``."""
+    return isinstance(e, ir.Cast) and e.style == "functional" and not is_simple_type(e.type)
+
+
+def _construct(e: ir.Construct) -> str:
+    """``T(args)`` or ``T{args}``.  A top-level const/volatile is dropped (the value is a prvalue
+    either way); a type functional notation still cannot spell takes its one argument as a cast."""
+    args = ", ".join(print_expr(a, 2) for a in e.args)
+    type_spelling = _TOP_CV.sub("", e.type.strip())
+    if not is_simple_type(type_spelling):
+        if len(e.args) == 1:
+            return f"({type_spelling})({args})"
+        if not e.args:  # `unsigned int()`, `T *()`: a value-initialized scalar
+            return f"({type_spelling})0"
+        raise CompileError([error(e.loc, f"constructing a '{e.type}' from {len(e.args)} values is not supported")])
+    return f"{type_spelling}{{{args}}}" if e.braces else f"{type_spelling}({args})"
 
 
 def print_condition(e: ir.Expr) -> str:

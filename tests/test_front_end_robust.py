@@ -158,3 +158,71 @@ def test_builtin_index_variables_in_a_host_device_function_still_translate(tmp_p
         "__global__", "__host__ __device__ int lane() { return threadIdx.x % 4; }\n__global__", 1))
     _, run, _ = translate_build_run(cu, tmp_path)
     assert run.stdout.split() == ["0", "3"], run.stdout + run.stderr
+
+
+@covers("Front end robustness", "functional casts to multi-word and cv-qualified types (unsigned int(n), const float4(p))",
+        "a local array of a class type (__half a[4]) and a default-constructed local")
+def test_type_spellings_in_casts_and_declarations_translate_and_run(tmp_path):
+    cu = tmp_path / "types.cu"
+    cu.write_text("""#include <cstdio>
+#include <cuda_fp16.h>
+struct Pair { int a; __device__ Pair() : a(3) {} };
+template <typename T>
+__global__ void k(unsigned *o, float4 *q, int n) {
+    typedef unsigned int u32;
+    using CF = const float4;
+    __half h[4];
+    Pair pair;
+    h[threadIdx.x % 4] = __float2half(2.0f);
+    float4 v = CF(q[threadIdx.x]);
+    o[threadIdx.x] = u32(n) + (unsigned)__half2float(h[threadIdx.x % 4]) + pair.a + (unsigned)v.y + T(1);
+}
+int main() {
+    unsigned *o; float4 *q;
+    cudaMallocManaged(&o, 64 * sizeof(unsigned));
+    cudaMallocManaged(&q, 64 * sizeof(float4));
+    for (int i = 0; i < 64; ++i) q[i] = make_float4(0, i, 0, 0);
+    k<unsigned int><<<1, 64>>>(o, q, 10);
+    cudaDeviceSynchronize();
+    printf("%u %u\\n", o[0], o[63]);
+    return 0;
+}
+""")
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.split() == ["16", "79"], run.stdout + run.stderr
+
+
+@covers("Front end robustness", "an auto local of a template-dependent type kept across __syncthreads()",
+        status="partial", note="the fiber fallback lowering, with a warning")
+def test_an_auto_local_kept_across_a_barrier_in_a_template_kernel_runs(tmp_path):
+    cu = tmp_path / "auto.cu"
+    cu.write_text("""#include <cstdio>
+template <typename T>
+__global__ void k(T *o) {
+    __shared__ T s[64];
+    auto x = o[threadIdx.x] * 2;
+    s[threadIdx.x] = x;
+    __syncthreads();
+    o[threadIdx.x] = s[63 - threadIdx.x] + x;
+}
+int main() {
+    float *o; cudaMallocManaged(&o, 64 * sizeof(float));
+    for (int i = 0; i < 64; ++i) o[i] = i;
+    k<<<1, 64>>>(o); cudaDeviceSynchronize();
+    printf("%g %g\\n", o[0], o[63]);
+    return 0;
+}
+""")
+    result, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.split() == ["126", "126"], run.stdout + run.stderr
+    assert any("'auto' variable" in w.message for w in result.warnings)
+
+
+@covers("Front end robustness", "duplicated declaration specifiers (const const, extern extern)", status="not supported",
+        note="located error (clang only warns; g++ rejects)")
+@pytest.mark.parametrize("source", [
+    "__global__ void k(const const float *o, float *p) { p[threadIdx.x] = o[0]; }\nint main() { return 0; }\n",
+    "extern extern int g;\n__global__ void k(int *o) { o[0] = 1; }\nint main() { return 0; }\n",
+])
+def test_duplicated_declaration_specifiers_are_a_located_error(tmp_path, source):
+    _located_error(tmp_path, source, "duplicate '")
