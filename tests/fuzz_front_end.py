@@ -155,7 +155,7 @@ def check(source: str, origin: Path, workdir: Path, timeout: float = TRANSLATE_T
     """Translate ``source`` (a mutant of ``origin``, whose directory is on the include path) with
     the CLI in a child process and classify what happened."""
     cu = workdir / origin.name
-    cu.write_text(source)
+    cu.write_text(source, errors="surrogateescape")  # a corpus program may hold bytes that are not UTF-8
     cpp = workdir / (origin.stem + ".cpp")
     cpp.unlink(missing_ok=True)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -194,7 +194,7 @@ def run(minutes: float, seed: int, keep: Path | None, log=print) -> Counter:
         workdir = Path(tmp)
         while time.monotonic() < deadline:
             origin = rng.choice(CORPUS)
-            mutant, names = mutate(origin.read_text(), rng, count=rng.choice([1, 1, 1, 2, 3]))
+            mutant, names = mutate(origin.read_text(errors="surrogateescape"), rng, count=rng.choice([1, 1, 1, 2, 3]))
             outcome = check(mutant, origin, workdir)
             counts["inputs"] += 1
             counts[outcome.kind] += 1
@@ -204,7 +204,7 @@ def run(minutes: float, seed: int, keep: Path | None, log=print) -> Counter:
                     + (f" (kept as {keep / name})" if keep else "") + f"\n    {outcome.detail[:400]}")
                 if keep:
                     keep.mkdir(parents=True, exist_ok=True)
-                    (keep / name).write_text(mutant)
+                    (keep / name).write_text(mutant, errors="surrogateescape")
             if counts["inputs"] % 100 == 0:
                 log(f"... {summary(counts)}")
     return counts
@@ -217,7 +217,7 @@ def replay(kept: Path, log=print) -> Counter:
     with tempfile.TemporaryDirectory(prefix="cuda2cpu-fuzz-") as tmp:
         for path in sorted(kept.glob("*.cu")):
             origin = by_stem[re.search(r"-\d{5}-(.+)$", path.stem).group(1)]
-            outcome = check(path.read_text(), origin, Path(tmp))
+            outcome = check(path.read_text(errors="surrogateescape"), origin, Path(tmp))
             counts["inputs"] += 1
             counts[outcome.kind] += 1
             log(f"{path.name}: {outcome.kind}" + (f"\n    {outcome.detail[:400]}" if outcome.kind in FINDINGS else ""))

@@ -16,7 +16,7 @@ from fuzz_front_end import CORPUS, FINDINGS, MUTATIONS, check, mutate
 @given(origin=st.sampled_from(CORPUS), mutation=st.sampled_from(sorted(MUTATIONS)), seed=st.integers(0, 2**32 - 1))
 def test_a_mutant_translates_or_is_a_located_error(tmp_path, origin, mutation, seed):
     rng = random.Random(seed)
-    mutant = MUTATIONS[mutation](origin.read_text(), rng)
+    mutant = MUTATIONS[mutation](origin.read_text(errors="surrogateescape"), rng)
     if rng.random() < 0.3:
         mutant, _ = mutate(mutant, rng)
     outcome = check(mutant, origin, tmp_path)
