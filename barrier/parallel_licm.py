@@ -19,6 +19,16 @@ Only declarations whose initializer calls a function or reads memory are worth a
 arithmetic is already hoisted by the C++ compiler); the uniform declarations they use move with
 them.  Each hoisted declaration is reported as ``{"line", "text", "to"}``.
 
+**Under a guard.** A call that only some threads make (``if (i < n) out[i] = in[i] / sum(in, n);``,
+how people usually write it) cannot be computed before the thread loop: no thread might make it,
+and it could then fault or never end.  When such a call is uniform and reads only memory nothing
+in the kernel writes (as above), and its function loops (work worth saving: straight-line helpers
+are inlined and merged by g++), it is computed at most once per block instead: a
+``moccuda::BlockOnce`` cell declared before the thread loop holds it, and the call becomes
+``(cell.ready() ? cell.get() : cell.set(sum(in, n)))``, so the first thread of the block that
+reaches it computes it, exactly when a GPU thread would have, and the others read it.  Reported as
+``to: "block", on_first_use: true``.
+
 Before (paper Fig. 1)::
 
     GridLoop {
@@ -47,7 +57,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier.effects import Access, KernelFacts, is_pure_function, kernel_facts
-from openmp_emit.printer import var_decl_text
+from barrier.liveness import fresh_name
+from openmp_emit.printer import print_expr, var_decl_text
 from transpiler import ir
 from transpiler.passes import PassContext, map_kernels, register
 
@@ -108,6 +119,12 @@ def _worth_hoisting(e: ir.Expr) -> bool:
     return False
 
 
+def _calls_a_loop(s: ir.Stmt, ctx: PassContext) -> bool:
+    """Does thread loop ``s`` call a ``__device__`` function that loops?"""
+    return isinstance(s, ir.ThreadLoop) and any(
+        isinstance(n, ir.Call) and not is_pure_function(n.func) and _loops(n.func, ctx) for n in s.body.walk())
+
+
 def _has_candidate(s: ir.Stmt) -> bool:
     """Does thread loop ``s`` declare, at its top level, a value computed by a call or a load?"""
     return isinstance(s, ir.ThreadLoop) and any(
@@ -157,6 +174,72 @@ def find_hoists(kernel: ir.Kernel, loop: ir.ThreadLoop, facts: KernelFacts) -> l
     return [h for h in candidates if h.decl.sym in keep]
 
 
+def _loops(name: str, ctx: PassContext, seen: set[str] | None = None) -> bool:
+    """Does ``__device__`` function ``name`` contain a loop (itself or in what it calls)?"""
+    seen = set() if seen is None else seen
+    fn = ctx.device_bodies.get(ir.callee_name(name))
+    if fn is None or fn.name in seen:
+        return False
+    seen.add(fn.name)
+    for n in fn.body.walk():
+        if isinstance(n, (ir.For, ir.While, ir.DoWhile)):
+            return True
+        if isinstance(n, ir.Call) and _loops(n.func, ctx, seen):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class OnceCall:
+    """A uniform call computed at most once per block, in ``cell``."""
+
+    call: ir.Call
+    cell: ir.VarDecl
+
+
+def find_once_calls(kernel: ir.Kernel, loop: ir.ThreadLoop, facts: KernelFacts, ctx: PassContext,
+                    used_names: set[str]) -> list[OnceCall]:
+    """The calls of ``loop`` worth computing once per block (module docstring, "Under a guard")."""
+    writes: list[Access] | None = None
+    found: dict[str, OnceCall] = {}
+    for n in loop.body.walk():
+        if not isinstance(n, ir.Call) or is_pure_function(n.func) or not _loops(n.func, ctx):
+            continue
+        text = print_expr(n)
+        if text in found:
+            continue
+        if _level_of_expr(n, facts, {}) is None:
+            continue
+        accesses = facts.accesses(n)
+        if any(a.kind != "read" for a in accesses):
+            continue
+        if writes is None and accesses:
+            writes = kernel_writes(kernel, facts)
+        if any(facts.may_alias(r.obj, w.obj) for r in accesses for w in writes or ()):
+            continue
+        name = fresh_name(ir.callee_name(n.func) + "_once", used_names)
+        cell_type = f"moccuda::BlockOnce<std::decay_t<decltype({text})>>"
+        sym = ctx.fresh_sym(name, cell_type, "local", n.loc)
+        found[text] = OnceCall(n, ir.VarDecl(sym, name, cell_type, None, loc=n.loc))
+    return list(found.values())
+
+
+def _use_once(loop: ir.ThreadLoop, once: list[OnceCall]) -> ir.ThreadLoop:
+    by_text = {print_expr(o.call): o.cell for o in once}
+
+    def rewrite(n: ir.Node) -> ir.Node:
+        if not isinstance(n, ir.Call):
+            return n
+        cell = by_text.get(print_expr(n))
+        if cell is None:
+            return n
+        ref = ir.Name(cell.name, cell.sym, loc=n.loc)
+        method = lambda m, *args: ir.IndirectCall(ir.Member(ref, m, loc=n.loc), args, loc=n.loc)  # noqa: E731
+        return ir.Conditional(method("ready"), method("get"), method("set", n), loc=n.loc)
+
+    return replace(loop, body=ir.transform(loop.body, rewrite))
+
+
 @register
 @dataclass(frozen=True)
 class ParallelLicm:
@@ -168,10 +251,11 @@ class ParallelLicm:
 
     def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
         grid = ir.grid_loop(kernel)
-        if grid is None or not any(_has_candidate(s) for s in grid.body.stmts):
+        if grid is None or not any(_has_candidate(s) or _calls_a_loop(s, ctx) for s in grid.body.stmts):
             return kernel
         facts = kernel_facts(kernel, ctx)
         report = ctx.report(kernel)
+        used_names = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl))}
         grid_decls: list[ir.Stmt] = []
         new_stmts: list[ir.Stmt] = []
         for s in grid.body.stmts:
@@ -184,7 +268,13 @@ class ParallelLicm:
                 (grid_decls if h.level == GRID else new_stmts).append(h.decl)
                 report.hoisted.append({"line": h.decl.loc.line, "text": var_decl_text(h.decl), "to": h.level})
             body = tuple(st for st in s.body.stmts if id(st) not in moved)
-            new_stmts.append(replace(s, body=replace(s.body, stmts=body)) if moved else s)
+            loop = replace(s, body=replace(s.body, stmts=body)) if moved else s
+            once = find_once_calls(kernel, loop, facts, ctx, used_names) if _calls_a_loop(loop, ctx) else []
+            for o in once:
+                new_stmts.append(o.cell)
+                report.hoisted.append({"line": o.call.loc.line, "text": print_expr(o.call), "to": BLOCK,
+                                       "on_first_use": True})
+            new_stmts.append(_use_once(loop, once) if once else loop)
         if not grid_decls and len(new_stmts) == len(grid.body.stmts):
             return kernel
         new_grid = replace(grid, body=replace(grid.body, stmts=tuple(new_stmts)))

@@ -6,6 +6,7 @@ and checked, with the same output under ``--no-parallel-licm``."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import subprocess
 import time
 
@@ -70,7 +71,7 @@ __global__ void staged(const float *in, float *out)
     out[threadIdx.x] = tile[threadIdx.x] / total;
 }
 
-// not hoisted: comes after a return
+// not hoisted before the thread loop: comes after a return (computed on first use instead)
 __global__ void guarded(const float *in, float *out, int n)
 {
     if ((int)threadIdx.x >= n) return;
@@ -190,7 +191,9 @@ def test_hoisted_where_allowed_and_only_there(cases):
     assert _hoisted(result.explain) == {
         "scale_rows": [("int base = blockIdx.x * n", "block"), ("float total = row_sum(in + base, n)", "block")],
         "scale_all": [("int count = n * 2", "grid"), ("float total = row_sum(in, count)", "grid")],
-        "prefix": [], "staged": [], "guarded": [], "unproven": [], "marks": [],
+        # after a return: not before the thread loop, but once per block, by its first thread
+        "guarded": [("row_sum(in, n)", "block")],
+        "prefix": [], "staged": [], "unproven": [], "marks": [],
     }
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
@@ -242,4 +245,28 @@ def test_normalize_same_output_without_parallel_licm(tmp_path):
     result, run, _ = translate_build_run(NORMALIZE, tmp_path, TranslateOptions(disabled_passes=("parallel-licm",)),
                                          args=("2048",))
     assert result.explain["kernels"][0]["hoisted"] == []
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
+GUARDED = Path(__file__).resolve().parent / "programs" / "openmp" / "licm_guarded.cu"
+
+
+def test_calls_under_a_guard_are_computed_once_per_block_on_first_use(tmp_path):
+    """``if (i < n) out[i] = in[i] / total(in, n);``: the sum runs once per block, by the first
+    thread that needs it, and never in a launch where no thread passes the guard."""
+    result, run, _ = translate_build_run(GUARDED, tmp_path, threads=3)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+    hoisted = {k["name"]: [(h["text"], h["to"], h.get("on_first_use")) for h in k["hoisted"]]
+               for k in result.explain["kernels"]}
+    assert hoisted == {"normalize": [("total(in, n)", "block", True)],
+                       "never_needed": [("total_inclusive(gone, n)", "block", True)],
+                       "accumulate": [("total(in, n)", "block", True)]}
+    assert "total_once.ready() ? total_once.get() : total_once.set(total(in, n))" in result.source
+
+
+@pytest.mark.parametrize("schedule", ["blocks", "flat", "nested"])
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_calls_under_a_guard_under_every_schedule_and_lowering(tmp_path, schedule, lowering):
+    _, run, _ = translate_build_run(GUARDED, tmp_path, TranslateOptions(schedule=schedule, lowering=lowering),
+                                    threads=3)
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr

@@ -32,7 +32,8 @@ def _explain_text(explain: dict) -> str:
             where = "the loop moved" if kv["barrier_line"] in moved else "the barrier"
             lines.append(f"  values kept across {where} at line {kv['barrier_line']}: {names}")
         for h in k["hoisted"]:
-            lines.append(f"  hoisted to {h['to']} level from line {h['line']}: {h['text']}")
+            when = ", computed by the first thread of each block that needs it" if h.get("on_first_use") else ""
+            lines.append(f"  hoisted to {h['to']} level from line {h['line']}{when}: {h['text']}")
         for m in k.get("interchanged", []):
             indices = ", ".join(m["closed_form"])
             lines.append(f"  loop at line {m['line']} moved outside the thread loop (running indices in closed form: {indices})")

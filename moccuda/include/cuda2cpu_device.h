@@ -18,6 +18,7 @@
 #ifndef __CUDA2CPU_PARSE__
 #include <limits>
 #include <new>
+#include <optional>
 #include <type_traits>
 /* NestedTeams calls the OpenMP runtime (translated programs are always built with OpenMP on).
  * With g++, through <omp.h>: a program including it later (PyTorch's ATen/Parallel.h does) must
@@ -514,6 +515,20 @@ private:
     int saved_levels_;
 };
 #endif /* _OPENMP */
+
+/* A thread-invariant value a block computes at most once, when its first thread needs it
+ * (parallel-licm, a call under a guard): (cell.ready() ? cell.get() : cell.set(f(x))).  The
+ * block's threads run one after another on one OpenMP thread, so the cell needs no lock. */
+template <class T>
+class BlockOnce {
+public:
+    bool ready() const { return value_.has_value(); }
+    const T &get() const { return *value_; }
+    const T &set(T value) { return value_.emplace(static_cast<T &&>(value)); }
+
+private:
+    std::optional<T> value_;
+};
 
 }  // namespace moccuda
 #endif /* !__CUDA2CPU_PARSE__ */
