@@ -223,12 +223,25 @@ def expanded_from_macro(cursor: ci.Cursor) -> bool:
     return start.file is not None and bool(start.int_data & _MACRO_ID_BIT)
 
 
+def _in_macro_argument(location: ci.SourceLocation) -> bool:
+    return bool(location.int_data & _MACRO_ID_BIT) and spelling_offset(location) != location.offset
+
+
 def written_tokens(cursor: ci.Cursor) -> list | None:
-    """The cursor's tokens as written in the file, or None when it starts inside a macro
-    expansion (see :func:`expanded_from_macro`)."""
-    if expanded_from_macro(cursor):
+    """The cursor's tokens as written in the file: also for code written in a macro's argument
+    (``MAX(16 / sizeof(T), 1)``), which stands in the file as it is; None when the cursor
+    starts or ends in a macro's body (see :func:`expanded_from_macro`)."""
+    if not expanded_from_macro(cursor):
+        return list(cursor.get_tokens())
+    ext = cursor.extent
+    if not (_in_macro_argument(ext.start) and _in_macro_argument(ext.end)):
         return None
-    return list(cursor.get_tokens())
+    start, end = spelling_offset(ext.start), spelling_offset(ext.end)
+    if end <= start:
+        return None
+    tu, file = cursor.translation_unit, ext.start.file
+    return list(tu.get_tokens(extent=ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, file, start),
+                                                                   ci.SourceLocation.from_offset(tu, file, end))))
 
 
 def name_before_template_arguments(tokens: list, after: int, lowest: int = 0) -> int:

@@ -680,7 +680,7 @@ class Converter:
         loc = location(cursor)
         tokens = [t.spelling for t in clang_ext.written_tokens(cursor) or []]
         op = tokens[0] if tokens and tokens[0] in ("sizeof", "alignof", "__alignof__", "_Alignof") else None
-        if op is None or clang_ext.from_macro(cursor):
+        if op is None:  # spelled by a macro's body: its value
             value = clang_ext.evaluate(cursor)
             if value is None:
                 raise unsupported(loc, "sizeof/alignof inside a macro on a dependent type")
@@ -692,7 +692,7 @@ class Converter:
         # sizeof(type): the written type is the text between the parentheses, unless a macro
         # spells part of it (one defined in the function body is not in effect where the
         # translation is printed): then its value.
-        written = list(cursor.get_tokens())[2:-1]
+        written = clang_ext.written_tokens(cursor)[2:-1]
         if any(t.kind == ci.TokenKind.IDENTIFIER and _is_macro_use(cursor.translation_unit, t) for t in written):
             value = clang_ext.evaluate(cursor)
             if value is None:
@@ -728,7 +728,10 @@ class Converter:
 
 def _is_macro_use(tu: ci.TranslationUnit, token) -> bool:
     """Is ``token`` the name of a macro being expanded (the parse keeps a detailed record)?"""
-    return ci.Cursor.from_location(tu, token.location).kind == K.MACRO_INSTANTIATION
+    found = ci.Cursor.from_location(tu, token.location)
+    # The expansion that starts at the token (not one whose argument the token is in).
+    return (found.kind == K.MACRO_INSTANTIATION and found.spelling == token.spelling
+            and found.extent.start.offset == token.extent.start.offset)
 
 
 def _is_loop_hint(cursor: ci.Cursor) -> bool:

@@ -146,3 +146,8 @@ def test_simd_video_intrinsics(tmp_path):
 @covers("Device functions", "synchronizing function template called with deduced template arguments")
 def test_synchronizing_templates_with_deduced_arguments(tmp_path):
     _passes(tmp_path, "deduced_sync_template.cu")
+
+
+@covers("Macros", "sizeof(T) of a template parameter inside a macro's argument")
+def test_sizeof_inside_a_macro_argument(tmp_path):
+    _passes(tmp_path, "sizeof_in_macro_argument.cu")
