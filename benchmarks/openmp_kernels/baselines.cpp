@@ -39,6 +39,43 @@ void matmul_mcuda_style(const float *A, const float *B, float *C, int n)
         }
 }
 
+// The same tiled multiply translated by hand the way the MCUDA paper (Stratton et al., 2008)
+// describes, written without reference to cuda2cpu's output: the blocks are an OpenMP loop, the
+// block's threads a serial loop nest over (ty, tx) in each region between barriers, threadIdx
+// the loop indices themselves (so row and col are recomputed, not stored), and only `acc`, the
+// one value live across a barrier, expanded into a per-thread array.
+void matmul_mcuda_independent(const float *A, const float *B, float *C, int n)
+{
+    const int grid = n / TILE;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int by = 0; by < grid; ++by)
+        for (int bx = 0; bx < grid; ++bx) {
+            float As[TILE][TILE], Bs[TILE][TILE];
+            float acc[TILE][TILE];
+            for (int ty = 0; ty < TILE; ++ty)
+                for (int tx = 0; tx < TILE; ++tx)
+                    acc[ty][tx] = 0.0f;
+            for (int k0 = 0; k0 < n; k0 += TILE) {
+                // Region 1: every thread loads one element of each tile.
+                for (int ty = 0; ty < TILE; ++ty)
+                    for (int tx = 0; tx < TILE; ++tx) {
+                        const int row = by * TILE + ty, col = bx * TILE + tx;
+                        As[ty][tx] = A[row * n + k0 + tx];
+                        Bs[ty][tx] = B[(k0 + ty) * n + col];
+                    }
+                // __syncthreads(); region 2: every thread accumulates its dot product.
+                for (int ty = 0; ty < TILE; ++ty)
+                    for (int tx = 0; tx < TILE; ++tx)
+                        for (int k = 0; k < TILE; ++k)
+                            acc[ty][tx] += As[ty][k] * Bs[k][tx];
+                // __syncthreads(): the next iteration's loads start a new region.
+            }
+            for (int ty = 0; ty < TILE; ++ty)
+                for (int tx = 0; tx < TILE; ++tx)
+                    C[(by * TILE + ty) * n + bx * TILE + tx] = acc[ty][tx];
+        }
+}
+
 // A blocked matrix multiply as an OpenMP programmer writes it: parallel over row blocks, the
 // j loop innermost and SIMD.
 void matmul_openmp_blocked(const float *A, const float *B, float *C, int n)
@@ -98,6 +135,16 @@ float reduce_tree_by_hand(const float *in, float *partial, int n)
 float reduce_openmp(const float *in, int n)
 {
     float sum = 0.0f;
+#pragma omp parallel for simd reduction(+ : sum) schedule(static)
+    for (int i = 0; i < n; ++i)
+        sum += in[i];
+    return sum;
+}
+
+// What an OpenMP programmer writes for the sum reduce_sdk computes.
+long long reduce_openmp_int(const int *in, int n)
+{
+    int sum = 0;
 #pragma omp parallel for simd reduction(+ : sum) schedule(static)
     for (int i = 0; i < n; ++i)
         sum += in[i];

@@ -48,6 +48,24 @@ __global__ void reduce256(const float *in, float *partial, int n)
     if (tid == 0) partial[blockIdx.x] = s[0];
 }
 
+// The CUDA SDK's shared-memory tree reduction (sequential addressing), as issue 20 quotes it: 256
+// threads, one element per thread, the load guarded by `i < unsigned(n)`, the tree over
+// blockDim.x, one partial sum per block.  Integer data so that every order of summation gives
+// the same total and the check below compares it exactly with the OpenMP reduction's.
+__global__ void reduce_sdk(const int *g_idata, int *g_odata, int n)
+{
+    __shared__ int sdata[256];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sdata[tid] = (i < unsigned(n)) ? g_idata[i] : 0;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
 __global__ void vecadd(const float *a, const float *b, float *c, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -58,9 +76,11 @@ __global__ void empty_kernel() {}
 
 // Baselines (baselines.cpp): plain C++ with OpenMP.
 void matmul_mcuda_style(const float *A, const float *B, float *C, int n);
+void matmul_mcuda_independent(const float *A, const float *B, float *C, int n);
 void matmul_openmp_blocked(const float *A, const float *B, float *C, int n);
 float reduce_openmp(const float *in, int n);
 float reduce_tree_by_hand(const float *in, float *partial, int n);
+long long reduce_openmp_int(const int *in, int n);
 void triad_openmp(float *a, const float *b, const float *c, float scalar, int n);
 void empty_parallel_for(int iterations);
 
@@ -104,6 +124,8 @@ int main(int argc, char **argv)
     if (baselines) {
         t = best_seconds(repeat, [&] { matmul_mcuda_style(A.data(), B.data(), R.data(), n_mat); });
         report("matmul", "mcuda_style", t, R[(size_t)n_mat * n_mat / 2 + 3]);
+        t = best_seconds(repeat, [&] { matmul_mcuda_independent(A.data(), B.data(), R.data(), n_mat); });
+        report("matmul", "mcuda_independent", t, R[(size_t)n_mat * n_mat / 2 + 3]);
         t = best_seconds(repeat, [&] { matmul_openmp_blocked(A.data(), B.data(), R.data(), n_mat); });
         report("matmul", "openmp", t, R[(size_t)n_mat * n_mat / 2 + 3]);
     }
@@ -127,6 +149,38 @@ int main(int argc, char **argv)
         report("reduction", "openmp", t, sum);
         t = best_seconds(repeat, [&] { sum = reduce_tree_by_hand(in.data(), partial.data(), n_vec); });
         report("reduction", "tree_by_hand", t, sum);
+    }
+
+    // The SDK reduction over integers: exact, so the translated sum must equal the serial one and
+    // the OpenMP reduction's bit for bit.
+    std::vector<int> in_int(n_vec);
+    long long expected = 0;
+    for (int i = 0; i < n_vec; ++i) {
+        in_int[i] = (i * 7) % 19 - 5;
+        expected += in_int[i];
+    }
+    const int sdk_blocks = (n_vec + 255) / 256;
+    std::vector<int> partial_int(sdk_blocks);
+    long long isum = 0;
+    t = best_seconds(repeat, [&] {
+        reduce_sdk<<<sdk_blocks, 256>>>(in_int.data(), partial_int.data(), n_vec);
+        cudaDeviceSynchronize();
+        long long s = 0;
+        for (int b = 0; b < sdk_blocks; ++b) s += partial_int[b];
+        isum = s;
+    });
+    report("reduction_sdk", "translated", t, (double)isum);
+    if (isum != expected) {
+        fprintf(stderr, "reduction_sdk: translated sum %lld, expected %lld\n", isum, expected);
+        return 1;
+    }
+    if (baselines) {
+        t = best_seconds(repeat, [&] { isum = reduce_openmp_int(in_int.data(), n_vec); });
+        report("reduction_sdk", "openmp", t, (double)isum);
+        if (isum != expected) {
+            fprintf(stderr, "reduction_sdk: OpenMP sum %lld, expected %lld\n", isum, expected);
+            return 1;
+        }
     }
 
     // Vector add against a STREAM-style triad over arrays of the same size.
