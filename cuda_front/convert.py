@@ -771,7 +771,10 @@ def _instantiated_arguments(ref: ci.Cursor | None) -> str:
         return ""
     args = []
     for i in range(count):
-        kind = ref.get_template_argument_kind(i)
+        try:
+            kind = ref.get_template_argument_kind(i)
+        except ValueError:  # a kind the bindings do not name (a template, a pack, an expression)
+            return ""
         if kind == ci.TemplateArgumentKind.TYPE:
             args.append(ref.get_template_argument_type(i).spelling)
         elif kind == ci.TemplateArgumentKind.INTEGRAL:

@@ -151,3 +151,8 @@ def test_synchronizing_templates_with_deduced_arguments(tmp_path):
 @covers("Macros", "sizeof(T) of a template parameter inside a macro's argument")
 def test_sizeof_inside_a_macro_argument(tmp_path):
     _passes(tmp_path, "sizeof_in_macro_argument.cu")
+
+
+@covers("Device functions", "__device__ function templates with a parameter pack or a template template parameter")
+def test_calls_of_templates_with_packs_and_template_parameters(tmp_path):
+    _passes(tmp_path, "template_argument_kinds.cu")
