@@ -26,23 +26,25 @@ import clang.cindex as ci
 _visits = threading.local()
 
 
-def _unraisable_hook(previous):
-    def hook(info) -> None:
-        errors = getattr(_visits, "errors", None)
-        if errors is not None and info.exc_value is not None:
-            errors.append(info.exc_value)
-            return
-        previous(info)
-    return hook
+_hook_before = [sys.unraisablehook]
 
 
-sys.unraisablehook = _unraisable_hook(sys.unraisablehook)
+def _unraisable_hook(info) -> None:
+    """Keeps an exception of a callback run inside :func:`callbacks_raise`; hands on the others."""
+    errors = getattr(_visits, "errors", None)
+    if errors is not None and info.exc_value is not None:
+        errors.append(info.exc_value)
+        return
+    _hook_before[0](info)
 
 
 @contextlib.contextmanager
 def callbacks_raise():
     """Raise, on leaving the block, the first exception that a ctypes callback called inside it
     raised (ctypes hands it to ``sys.unraisablehook``, which would print and drop it)."""
+    if sys.unraisablehook is not _unraisable_hook:  # installed here, again if another took its place
+        _hook_before[0] = sys.unraisablehook
+        sys.unraisablehook = _unraisable_hook
     outer = getattr(_visits, "errors", None)
     _visits.errors = []
     try:

@@ -277,18 +277,15 @@ def _never_emitted_unused(fn: ci.Cursor) -> bool:
     return bool({t.spelling for t in tu.get_tokens(extent=head)} & {"inline", "__inline__", "__inline", "__forceinline__"})
 
 
-def check_builtins_in_translated_code(unit: ParsedUnit, scan: UnitScan, translated: set[str]) -> None:
+def check_builtins_in_translated_code(scan: UnitScan, translated: set[str]) -> None:
     """Raise a located error at the first read of ``threadIdx``, ``blockIdx``, ``blockDim`` or
     ``gridDim`` outside the functions the converter rewrites: the kernels and the ``__device__``
     functions named in ``translated``.  Everything else (host code, class members, lambdas) is
     kept as written, and g++ knows no such variables: the translation would not compile."""
-    rewritten = {c.hash for c in scan.kernels}
-    rewritten |= {c.hash for name in translated for c in scan.device_functions.get(name, ())}
-    pending = [c for c in unit.tu.cursor.get_children() if _is_user(c)]
+    kept = [c for name, overloads in scan.device_functions.items() if name not in translated for c in overloads]
+    pending = [*scan.others, *kept]
     while pending:
         cursor = pending.pop()
-        if cursor.hash in rewritten:
-            continue
         if cursor.kind == K.DECL_REF_EXPR and cursor.spelling in BUILTIN_VARS and is_builtin_decl(cursor.referenced):
             raise unsupported(location(cursor), f"reading '{cursor.spelling}' outside a __global__ or __device__ "
                                                 "function (in host code, a class member or a lambda)")
@@ -744,7 +741,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     kept_shared = shared_in_kept_code(scan)
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
     inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
-    check_builtins_in_translated_code(unit, scan, set(needs) | inlined)
+    check_builtins_in_translated_code(scan, set(needs) | inlined)
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
