@@ -54,6 +54,19 @@ def _compiler() -> str:
     return os.environ.get("CXX") or "g++"
 
 
+def _archiver() -> str:
+    """``$AR``, else the compiler's own: a cross compiler ``aarch64-linux-gnu-g++`` has
+    ``aarch64-linux-gnu-ar`` beside it, and the host's ``ar`` may not read its objects' symbols."""
+    if os.environ.get("AR"):
+        return os.environ["AR"]
+    compiler = os.path.basename(_compiler())
+    for suffix in ("g++", "c++", "clang++"):
+        prefix = compiler[:-len(suffix)] if compiler.endswith(suffix) else ""
+        if prefix.endswith("-") and shutil.which(prefix + "ar"):
+            return prefix + "ar"
+    return "ar"
+
+
 @functools.lru_cache(maxsize=None)
 def _compiler_identity(compiler: str) -> str:
     """The compiler's resolved path and version, so that upgrading it invalidates the cache."""
@@ -125,7 +138,7 @@ def _build_runtime(target_dir: Path, target: Path) -> Path:
         cudart = tmp_path / LIBRARY_NAMES["cudart"]
         script = tmp_path / "cudart.map"
         script.write_text(CUDART_VERSION_SCRIPT)
-        _run(["ar", "rcs", str(static), *objects])
+        _run([_archiver(), "rcs", str(static), *objects])
         _run([_compiler(), "-shared", "-pthread", "-o", str(shared), *objects])
         _run([_compiler(), "-shared", "-pthread", "-o", str(cudart), *objects, "-ldl",
               f"-Wl,-soname,{cudart.name}", f"-Wl,--version-script={script}"])

@@ -30,7 +30,8 @@
  *
  * The context switch is a few instructions of assembly on x86-64 Linux (it saves only what the
  * SysV ABI says a called function preserves: rbx, rbp, r12-r15, the stack pointer, and the SSE
- * and x87 control words); elsewhere, or with MOCCUDA_FIBERS_UCONTEXT defined, it is POSIX
+ * and x87 control words) and on aarch64 Linux (what AAPCS64 says: x19-x30, sp, d8-d15 and the
+ * floating-point control register); elsewhere, or with MOCCUDA_FIBERS_UCONTEXT defined, it is POSIX
  * ucontext (slower: swapcontext saves the signal mask with a system call).
  *
  * Kernel code must not throw out of a fiber (an exception cannot cross the switch).
@@ -50,14 +51,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if !defined(MOCCUDA_FIBERS_UCONTEXT) && !(defined(__x86_64__) && defined(__linux__))
+#if !defined(MOCCUDA_FIBERS_UCONTEXT) && !((defined(__x86_64__) || defined(__aarch64__)) && defined(__linux__))
 #define MOCCUDA_FIBERS_UCONTEXT 1
 #endif
 #ifdef MOCCUDA_FIBERS_UCONTEXT
 #include <ucontext.h>
 #endif
 
-#ifndef MOCCUDA_FIBERS_UCONTEXT
+#if !defined(MOCCUDA_FIBERS_UCONTEXT) && defined(__x86_64__)
 /* moccuda_fiber_switch(&from_sp, to_sp): save the callee-saved state on the current stack, store
  * the stack pointer in *from_sp, load to_sp and restore what was saved there.  A weak symbol, so
  * that every translation unit may carry it.  moccuda_fiber_start is where a new fiber's first
@@ -102,6 +103,63 @@ moccuda_fiber_start:
     .size moccuda_fiber_start, .-moccuda_fiber_start
     .popsection
 )");
+#endif
+#if !defined(MOCCUDA_FIBERS_UCONTEXT) && defined(__aarch64__)
+/* The same on aarch64, saving what AAPCS64 says a called function preserves: x19-x28, the frame
+ * pointer x29, the link register x30 (where ret returns to), the low halves d8-d15 of v8-v15, and
+ * the floating-point control register, in a 176-byte frame (sp stays 16-byte aligned).
+ * moccuda_fiber_start calls the function in x19 (which never returns). */
+__asm__(R"(
+    .pushsection .text
+    .p2align 4
+    .weak moccuda_fiber_switch
+    .hidden moccuda_fiber_switch
+    .type moccuda_fiber_switch, %function
+moccuda_fiber_switch:
+    sub sp, sp, #176
+    stp x19, x20, [sp, #0]
+    stp x21, x22, [sp, #16]
+    stp x23, x24, [sp, #32]
+    stp x25, x26, [sp, #48]
+    stp x27, x28, [sp, #64]
+    stp x29, x30, [sp, #80]
+    stp d8, d9, [sp, #96]
+    stp d10, d11, [sp, #112]
+    stp d12, d13, [sp, #128]
+    stp d14, d15, [sp, #144]
+    mrs x9, fpcr
+    str x9, [sp, #160]
+    mov x9, sp
+    str x9, [x0]
+    mov sp, x1
+    ldr x9, [sp, #160]
+    msr fpcr, x9
+    ldp d14, d15, [sp, #144]
+    ldp d12, d13, [sp, #128]
+    ldp d10, d11, [sp, #112]
+    ldp d8, d9, [sp, #96]
+    ldp x29, x30, [sp, #80]
+    ldp x27, x28, [sp, #64]
+    ldp x25, x26, [sp, #48]
+    ldp x23, x24, [sp, #32]
+    ldp x21, x22, [sp, #16]
+    ldp x19, x20, [sp, #0]
+    add sp, sp, #176
+    ret
+    .size moccuda_fiber_switch, .-moccuda_fiber_switch
+
+    .p2align 4
+    .weak moccuda_fiber_start
+    .hidden moccuda_fiber_start
+    .type moccuda_fiber_start, %function
+moccuda_fiber_start:
+    blr x19
+    brk #0
+    .size moccuda_fiber_start, .-moccuda_fiber_start
+    .popsection
+)");
+#endif
+#ifndef MOCCUDA_FIBERS_UCONTEXT
 extern "C" void moccuda_fiber_switch(void **from_sp, void *to_sp);
 extern "C" void moccuda_fiber_start(void);
 #endif
@@ -340,6 +398,26 @@ private:
     }
     static void switch_to(Team &team, Fiber &f) { swapcontext(&team.scheduler_, &f.context); }
     static void back_to_scheduler(Team &team, Fiber &f) { swapcontext(&f.context, &team.scheduler_); }
+#elif defined(__aarch64__)
+    /* A new fiber's stack holds the frame moccuda_fiber_switch loads: x19 = entry, x29 = 0 (the end
+     * of the frame chain), x30 = moccuda_fiber_start, the current floating-point control register,
+     * everything else zero.  The frame's top is the stack's top, 16-byte aligned, so entry is
+     * called with the stack aligned as AAPCS64 asks. */
+    static void prepare(Team &team, Fiber &f)
+    {
+        std::uintptr_t top = reinterpret_cast<std::uintptr_t>(f.base + team.page_ + team.stack_);
+        top &= ~std::uintptr_t(15);
+        void **sp = reinterpret_cast<void **>(top - 176);
+        std::memset(sp, 0, 176);
+        std::uint64_t fpcr = 0;
+        __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+        sp[0] = reinterpret_cast<void *>(&Block::entry);           // x19
+        sp[11] = reinterpret_cast<void *>(&moccuda_fiber_start);   // x30
+        std::memcpy(&sp[20], &fpcr, sizeof fpcr);
+        f.sp = sp;
+    }
+    static void switch_to(Team &team, Fiber &f) { moccuda_fiber_switch(&team.scheduler_sp_, f.sp); }
+    static void back_to_scheduler(Team &team, Fiber &f) { moccuda_fiber_switch(&f.sp, team.scheduler_sp_); }
 #else
     /* A new fiber's stack holds what moccuda_fiber_switch pops: the control words, r15..r12, rbx,
      * rbp, and the return address moccuda_fiber_start, which calls entry (in r13) with the stack
