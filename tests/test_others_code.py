@@ -156,3 +156,9 @@ def test_sizeof_inside_a_macro_argument(tmp_path):
 @covers("Device functions", "__device__ function templates with a parameter pack or a template template parameter")
 def test_calls_of_templates_with_packs_and_template_parameters(tmp_path):
     _passes(tmp_path, "template_argument_kinds.cu")
+
+
+@covers("Headers", "cuda_profiler_api.h (cudaProfilerStart/Stop)")
+@covers("Streams", "cudaStreamAttachMemAsync")
+def test_profiler_range_and_stream_attached_memory(tmp_path):
+    _passes(tmp_path, "profiler_and_attach.cu")

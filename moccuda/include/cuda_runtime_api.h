@@ -181,6 +181,17 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flag
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
+/* Attaching managed memory to a stream limits which work on the GPU may touch it; on the CPU
+ * every thread always sees all of it, so there is nothing to do beyond checking the flags. */
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *ptr, size_t length MOCCUDA_DEFAULT(0),
+                                                   unsigned int flags MOCCUDA_DEFAULT(cudaMemAttachSingle))
+{
+    (void)stream;
+    (void)ptr;
+    (void)length;
+    return (flags == cudaMemAttachGlobal || flags == cudaMemAttachHost || flags == cudaMemAttachSingle)
+               ? cudaSuccess : cudaErrorInvalidValue;
+}
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags MOCCUDA_DEFAULT(0));
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
