@@ -162,3 +162,8 @@ def test_calls_of_templates_with_packs_and_template_parameters(tmp_path):
 @covers("Streams", "cudaStreamAttachMemAsync")
 def test_profiler_range_and_stream_attached_memory(tmp_path):
     _passes(tmp_path, "profiler_and_attach.cu")
+
+
+@covers("Math", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax")
+def test_integer_min_max_by_type(tmp_path):
+    _passes(tmp_path, "integer_min_max.cu")

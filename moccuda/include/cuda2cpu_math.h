@@ -462,6 +462,14 @@ MOCCUDA_HD double max(float a, double b) { return fmax((double)a, b); }
 MOCCUDA_HD double min(double a, float b) { return fmin(a, (double)b); }
 MOCCUDA_HD double max(double a, float b) { return fmax(a, (double)b); }
 
+/* The integer minimum and maximum named by their type (CUDA's device math API). */
+MOCCUDA_HD unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+MOCCUDA_HD unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+MOCCUDA_HD long long int llmin(long long int a, long long int b) { return a < b ? a : b; }
+MOCCUDA_HD long long int llmax(long long int a, long long int b) { return a > b ? a : b; }
+MOCCUDA_HD unsigned long long int ullmin(unsigned long long int a, unsigned long long int b) { return a < b ? a : b; }
+MOCCUDA_HD unsigned long long int ullmax(unsigned long long int a, unsigned long long int b) { return a > b ? a : b; }
+
 /* ---- loads and stores with cache hints: plain accesses on the CPU ---- */
 template <class T> MOCCUDA_HD T __ldg(const T *p) { return *p; }
 template <class T> MOCCUDA_HD T __ldcg(const T *p) { return *p; }
