@@ -103,21 +103,29 @@ def check(case: Case, workdir: Path) -> str:
     return ""
 
 
+def selected_cases(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Case] | None:
+    """The programs ``args.names`` asks for (all by default); None after printing them for --list."""
+    selected = cases()
+    if args.list:
+        print("\n".join(c.name for c in selected))
+        return None
+    if args.names:
+        unknown = set(args.names) - {c.name for c in selected}
+        if unknown:
+            parser.error(f"no such program: {', '.join(sorted(unknown))} (see --list)")
+        selected = [c for c in selected if c.name in args.names]
+    return selected
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.cross_aarch64", description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="programs to run (default: all; see --list)")
     parser.add_argument("--jobs", "-j", type=int, default=2, help="programs built and run at once (default 2)")
     parser.add_argument("--list", action="store_true", help="print the programs' names and exit")
     args = parser.parse_args(argv)
-    selected = cases()
-    if args.list:
-        print("\n".join(c.name for c in selected))
+    selected = selected_cases(parser, args)
+    if selected is None:
         return 0
-    if args.names:
-        unknown = set(args.names) - {c.name for c in selected}
-        if unknown:
-            parser.error(f"no such program: {', '.join(sorted(unknown))} (see --list)")
-        selected = [c for c in selected if c.name in args.names]
     missing = missing_tools()
     if missing:
         print(f"cannot cross-build for aarch64: missing {', '.join(missing)} "

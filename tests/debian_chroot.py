@@ -26,7 +26,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tests.cross_aarch64 import ROOT, Case, cases
+from tests.cross_aarch64 import ROOT, Case, cases, selected_cases
 
 DEBIAN_MIRROR = "http://deb.debian.org/debian"
 
@@ -83,15 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", "-j", type=int, default=2, help="programs built and run at once (default 2)")
     parser.add_argument("--list", action="store_true", help="print the programs' names and exit")
     args = parser.parse_args(argv)
-    selected = cases()
-    if args.list:
-        print("\n".join(c.name for c in selected))
+    selected = selected_cases(parser, args)
+    if selected is None:
         return 0
-    if args.names:
-        unknown = set(args.names) - {c.name for c in selected}
-        if unknown:
-            parser.error(f"no such program: {', '.join(sorted(unknown))} (see --list)")
-        selected = [c for c in selected if c.name in args.names]
     root = args.root.resolve()
     if os.geteuid() != 0 or shutil.which("chroot") is None:
         print("the chroot needs root (chroot, mount --bind)", file=sys.stderr)

@@ -52,14 +52,15 @@ def _start(*flags: str):
     pytest.fail("server did not start within 30 s")
 
 
-def _stop(proc, log) -> str:
+def _stop(proc, log, keep_tmpdir: bool = False) -> str:
     proc.send_signal(signal.SIGINT)
     try:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    shutil.rmtree(proc.tmpdir, ignore_errors=True)
+    if not keep_tmpdir:
+        shutil.rmtree(proc.tmpdir, ignore_errors=True)
     log.seek(0)
     return log.read().decode(errors="replace")
 

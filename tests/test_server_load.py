@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import shutil
 import socket
 import time
 
@@ -78,25 +79,11 @@ def test_idle_and_slow_header_connections_are_closed():
 
 def test_nothing_is_left_in_the_temporary_directory():
     proc, url, log = _start()
-    tmpdir = proc.tmpdir
     try:
         assert post(url, "/v1/transpile", VECADD, "vecadd.cu").status_code == 200
     finally:
-        proc.tmpdir = None  # keep it for the look below
-        _stop_keeping_tmp(proc, log)
+        _stop(proc, log, keep_tmpdir=True)  # kept for the look below
     try:
-        assert os.listdir(tmpdir) == []
+        assert os.listdir(proc.tmpdir) == []
     finally:
-        import shutil
-        shutil.rmtree(tmpdir, ignore_errors=True)
-
-
-def _stop_keeping_tmp(proc, log) -> None:
-    import signal
-    import subprocess
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        shutil.rmtree(proc.tmpdir, ignore_errors=True)
