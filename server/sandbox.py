@@ -184,9 +184,11 @@ def compiler_trees(cxx: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(paths))
 
 
+@functools.cache
 def python_trees() -> tuple[str, ...]:
     """The standard library and the directories of every module loaded so far: enough for the
-    worker to go on running (and to import what it imports lazily) once confined."""
+    worker to go on running (and to import what it imports lazily) once confined.  Cached: the
+    fork server asks once, after its preload, and every worker forked from it has those modules."""
     stdlib = os.path.dirname(os.__file__)
     paths = [stdlib, os.path.join(stdlib, "lib-dynload"), os.path.realpath(sys.executable)]
     for module in list(sys.modules.values()):

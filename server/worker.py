@@ -104,6 +104,7 @@ def host_compiler() -> str:
 
 
 compiler_trees(host_compiler())  # likewise
+python_trees()  # and the modules every worker has: not a walk over sys.modules per request
 
 
 def sandbox_trees(root: str) -> list[Tree]:
