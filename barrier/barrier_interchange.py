@@ -187,10 +187,10 @@ class Lowering:
                 body = tuple(_exit_loop(s, loop) if loop else s for s in segment)
                 out.append(ir.ThreadLoop(ir.Block(body, loc=segment[0].loc), loc=start))
                 if loop is not None and loop.per_thread:
-                    pass  # the loop's per-thread flags guard its later thread loops
+                    pass  # the loop's per-thread flags (done, skip) guard its later thread loops
                 elif loop is not None and loop.breaks_in(segment):
                     out.append(ir.If(ir.Name(loop.break_flag, loop.break_sym), ir.Break(), loc=start))
-                if loop is not None and loop.continues_in(segment):
+                if loop is not None and not loop.per_thread and loop.continues_in(segment):
                     out.append(ir.If(ir.Name(loop.continue_flag, loop.continue_sym),
                                      ir.Goto(loop.continue_label), loc=start))
             segment = []

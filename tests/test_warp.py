@@ -162,6 +162,15 @@ def test_warp_operations_under_warp_uniform_branches(tmp_path):
     run_program("uniform_branch", tmp_path)
 
 
+@covers("Warp shuffles", "continue in a loop around __syncwarp() exchanges (block-uniform or warp-uniform; "
+        "before, between or after the exchanges; the loop's body holding a while of exchanges)")
+def test_continue_in_loops_around_warp_syncs(tmp_path):
+    """Such a loop keeps per-thread state (a thread that continues skips the rest of the
+    iteration's thread loops); the soak's kernel s1u4k26 once translated its continue to
+    `if (skip_40) { goto ; }`, a per-block jump to no label that g++ rejected."""
+    run_program("continue_warp_loop", tmp_path)
+
+
 WARP_PROGRAMS = sorted(p.stem for p in WARP.glob("*.cu"))
 
 
