@@ -156,12 +156,10 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
     nesting.check(written, str(path))
     index = ci.Index.create()
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
-    try:
-        tu = index.parse(str(path), args=clang_arguments(options), options=flags,
-                         unsaved_files=[(str(path), text)] if text != written else None)
-    except ci.TranslationUnitLoadError as exc:
-        raise CompileError([Diagnostic("error", SourceLoc(str(path), 0, 0),
-                                       f"libclang could not parse '{path}': {exc}")]) from None
+    unsaved = [(str(path), text)] if text != written else None
+    # The first '#pragma omp' outside the system headers draws this warning (once): that is the
+    # sign that the OpenMP check below is needed.
+    tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
     errors = [
         Diagnostic("error", _loc(d.location), d.spelling)
         for d in tu.diagnostics
@@ -169,4 +167,34 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
     ]
     if errors:
         raise CompileError(errors)
+    if any(d.option == "-Wsource-uses-openmp" for d in tu.diagnostics):
+        check_openmp_pragmas(index, path, options, unsaved)
     return ParsedUnit(path, tu, text)
+
+
+def _parse(index: ci.Index, path: Path, args: list[str], flags: int, unsaved) -> ci.TranslationUnit:
+    try:
+        return index.parse(str(path), args=args, options=flags, unsaved_files=unsaved)
+    except ci.TranslationUnitLoadError as exc:
+        raise CompileError([Diagnostic("error", SourceLoc(str(path), 0, 0),
+                                       f"libclang could not parse '{path}': {exc}")]) from None
+
+
+def check_openmp_pragmas(index: ci.Index, path: Path, options: TranslateOptions, unsaved) -> None:
+    """Parse once more with OpenMP on, and refuse what clang then rejects.
+
+    The front end parses without ``-fopenmp``: clang would hide an OpenMP region's body from the
+    cursor API (a captured statement shows only the variables it captures), and kernels and host
+    code are read through that API.  So clang ignores ``#pragma omp`` there, while the translation,
+    whose host code keeps its pragmas, is compiled with ``-fopenmp``: a malformed pragma
+    (``reduction+( : sum)``) would pass the translation and fail in g++.  Errors in system headers
+    are left to the compiler (the user cannot fix them, and the pragmas there are not ours to
+    judge)."""
+    tu = _parse(index, path, clang_arguments(options) + ["-fopenmp"], 0, unsaved)
+    errors = [
+        Diagnostic("error", _loc(d.location), f"{d.spelling} (with OpenMP on, as the translation is compiled)")
+        for d in tu.diagnostics
+        if d.severity >= ci.Diagnostic.Error and not d.location.is_in_system_header
+    ]
+    if errors:
+        raise CompileError(errors)
