@@ -235,14 +235,30 @@ def _needed_recomputations(used: set[int], recomputed: set[int], kept: set[int],
     return need
 
 
+#: Type spellings whose default construction does nothing: a kept declaration of one without an
+#: initializer leaves nothing to run.
+_NOTHING_TO_CONSTRUCT = re.compile(r"^(const |volatile |signed |unsigned |short |long )*(bool|char|short|int|long|"
+                                   r"float|double|size_t|ptrdiff_t|u?int(8|16|32|64)_t|"
+                                   r"u?(char|short|int|long|longlong)[1-4]|(float|double)[1-4])?"
+                                   r"(\s*\[[^]]*\])*$|\*")
+
+
 def _rewrite_kept_decls(body: ir.Block, storage: dict[int, ir.KeptVar]) -> ir.Block:
-    """Declarations of kept variables become assignments to the bound storage."""
+    """Declarations of kept variables become assignments to the bound storage.  One without an
+    initializer, of a type that may be a class, default-constructs its thread's element again
+    (``moccuda::default_construct``): the constructor runs in each thread, where the declaration
+    is (it may read ``threadIdx`` through ``moccuda::ambient()``), not when the block's storage
+    is made."""
     def rewrite(node: ir.Node) -> ir.Node:
         if isinstance(node, ir.Block) and any(isinstance(s, ir.VarDecl) and s.sym in storage for s in node.stmts):
             stmts = []
             for s in node.stmts:
                 if isinstance(s, ir.VarDecl) and s.sym in storage:
                     if s.init is None:
+                        if not _NOTHING_TO_CONSTRUCT.search(s.type.strip()):
+                            stmts.append(ir.ExprStmt(ir.Call("moccuda::default_construct",
+                                                             (ir.Name(s.name, s.sym, loc=s.loc),), loc=s.loc),
+                                                     loc=s.loc))
                         continue
                     if isinstance(s.init, ir.InitList):
                         raise split_unsupported(s.loc, "an initializer list on a variable that lives across "

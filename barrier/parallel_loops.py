@@ -136,5 +136,6 @@ class ParallelLoops:
         dynamic = tuple(d for d in shared if d.storage == "shared_dynamic")
         thread_loop = ir.ThreadLoop(ir.as_block(body), loc=kernel.loc)
         grid = ir.GridLoop(ir.Block(static + (thread_loop,), loc=kernel.loc), dynamic,
-                           binds_dynamic_shared=ctx.binds_dynamic_shared, loc=kernel.loc)
+                           binds_dynamic_shared=ctx.binds_dynamic_shared,
+                           sets_ambient_index=ctx.sets_ambient_index, loc=kernel.loc)
         return replace(kernel, body=with_namespace_shared(grid, ctx))

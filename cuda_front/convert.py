@@ -619,8 +619,12 @@ class Converter:
                     paren = i
                     break
             if paren is not None:
+                # The operands are the children after the parenthesis: those before it are
+                # template arguments (C<T, N>(x) lists N too).
+                opening = tokens[paren].extent.start.offset
                 operands = args or tuple(self.expr(c) for c in children[1:]
-                                         if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF))
+                                         if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)
+                                         and c.extent.start.offset > opening)
                 return ir.Construct(self.type_text(tokens_text(tokens[:paren])), operands, loc=loc)
         if callee_cursor.kind == K.TYPE_REF:
             # T(x) on a dependent type inside a template: a construction (or a conversion).

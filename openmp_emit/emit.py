@@ -100,10 +100,12 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     inner_nowait: bool = False  # nested schedule: the inner region's last loop (its end is a barrier)
     team: bool = False  # the grid loop is an orphaned work-sharing loop (see emit_kernel)
     trapping: frozenset[str] = frozenset()  # translated device functions that can assert (trapping_functions)
+    ambient = False  # GridLoop.sets_ambient_index of the grid loop being printed
 
     def stmt_GridLoop(self, s: ir.GridLoop) -> None:
         bx, by, bz = self.names.block
         self.schedule = s.schedule
+        self.ambient = s.sets_ambient_index
         if s.schedule == "cooperative":
             self.cooperative_grid(s)
             return
@@ -199,7 +201,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.emit(f"const unsigned {end_inner} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
 
         def chunk_loop(version: ir.ThreadLoop) -> None:
-            if version.simd:
+            if version.simd and not self.ambient:
                 self.emit("#pragma omp simd")
             self.emit(f"for (unsigned {index[inner]} = {chunk}; {index[inner]} < {end_inner}; ++{index[inner]}) {{")
             self.thread_body(version)
@@ -217,6 +219,9 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.emit(f"const uint3 blockIdx = {{{bx}, {by}, {bz}}};")
         if vectorized:
             self.emit("MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);")
+        if s.sets_ambient_index:
+            # For code kept as written that the block's own code calls (moccuda::ambient()).
+            self.emit(f"moccuda::set_ambient(uint3{{0, 0, 0}}, uint3{{{bx}, {by}, {bz}}}, blockDim, gridDim);")
 
     def nested_block_body(self, stmts: tuple[ir.Stmt, ...]) -> None:
         """Consecutive thread loops share one inner parallel region (paper Fig. 10)."""
@@ -321,7 +326,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         *outer, inner = s.nesting
         for d in outer:
             self.emit(f"for (unsigned {index[d]} = 0; {index[d]} < {ends[d]}; ++{index[d]})")
-        if s.simd and self.schedule != "nested":
+        if s.simd and self.schedule != "nested" and not self.ambient:
             self.emit("#pragma omp simd")
         self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
@@ -330,6 +335,13 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.indent -= 1
             self.emit("}")
 
+    def ambient_for_thread(self, thread: str) -> str:
+        """The statement that gives code kept as written (``moccuda::ambient()``) the builtin
+        vectors of the CUDA thread whose code follows; under the nested schedule it runs on
+        another OpenMP thread than its block's code, so the block's are set again too."""
+        bx, by, bz = self.names.block
+        return f"moccuda::set_ambient({thread}, uint3{{{bx}, {by}, {bz}}}, blockDim, gridDim);"
+
     def thread_body(self, s: ir.ThreadLoop) -> None:
         """One thread's iteration (the caller opened the loop's brace and closes it)."""
         tx, ty, tz = self.names.thread
@@ -337,6 +349,8 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.indent += 1
         if _uses_builtin(s, "threadIdx"):
             self.emit(f"const uint3 threadIdx = {{{tx}, {ty}, {tz}}};")
+        if self.ambient:
+            self.emit(self.ambient_for_thread(f"uint3{{{tx}, {ty}, {tz}}}"))
         if s.kept or s.marks_exit or s.skip_exited:
             self.emit(f"const unsigned {flat} = ({tz} * blockDim.y + {ty}) * blockDim.x + {tx};")
         if s.skip_exited:

@@ -57,7 +57,8 @@ class FiberPrinting:
     def stmt_FiberLoop(self, s: ir.FiberLoop) -> None:
         from openmp_emit.emit import may_trap  # emit.py imports this module
 
-        uses_index = any(isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx" for n in s.walk())
+        uses_index = self.ambient or any(isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx"
+                                         for n in s.walk())
         block = fresh_name("fiber_block", _names_in(s) | {"threadIdx", "blockIdx", "blockDim", "gridDim"}) \
             if ir.contains(s, ir.FiberBarrier) else ""
         index_param = "const uint3 threadIdx" if uses_index else "const uint3"
@@ -66,6 +67,10 @@ class FiberPrinting:
         saved = (self.in_thread_loop, self.breakable_depth, self.exit_flag, self.fiber_block)
         # Inside the per-thread function a return ends the thread: a plain return from the lambda.
         self.in_thread_loop, self.breakable_depth, self.exit_flag, self.fiber_block = False, 0, "", block
+        if self.ambient:
+            self.indent += 1
+            self.emit(self.ambient_for_thread("threadIdx"))
+            self.indent -= 1
         traps = may_trap(s.body, self.trapping)
         if traps:  # a thread whose assert fails returns: a finished fiber holds up no barrier
             self.indent += 1
@@ -82,7 +87,11 @@ class FiberPrinting:
     def stmt_FiberBarrier(self, s: ir.FiberBarrier) -> None:
         if s.scope == "block":
             self.emit(f"{self.fiber_block}.sync();")
+            if self.ambient:  # the other fibers of the block ran on this OpenMP thread meanwhile
+                self.emit(self.ambient_for_thread("threadIdx"))
             return
         mask = print_expr(s.mask) if s.mask is not None else "0u"
         width = print_expr(s.width) if s.width is not None else "32"
         self.emit(f"{self.fiber_block}.sync_warp({s.site}u, {mask}, {width});")
+        if self.ambient:
+            self.emit(self.ambient_for_thread("threadIdx"))

@@ -10,6 +10,7 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS, run_cli, translate_build_run
+from transpiler.options import TranslateOptions
 
 OTHERS = PROGRAMS / "others_code"
 
@@ -167,3 +168,23 @@ def test_profiler_range_and_stream_attached_memory(tmp_path):
 @covers("Math", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax")
 def test_integer_min_max_by_type(tmp_path):
     _passes(tmp_path, "integer_min_max.cu")
+
+
+@covers("Kernels and memory", "__shared__ (and static __shared__) declared in a member function (CUB's PrivateStorage)",
+        note="static thread_local: one per declaration and instantiation for the blocks an OpenMP thread runs; "
+             "not under --schedule=nested (a run-time error there)")
+@covers("Kernels and memory", "C<T, N>(args): a construction of a class template with non-type arguments")
+def test_shared_variables_declared_in_member_functions(tmp_path):
+    _passes(tmp_path, "shared_in_member_function.cu")
+
+
+@covers("Kernels and memory", "threadIdx/blockIdx/blockDim/gridDim read in a functor's operator() or a member function",
+        note="moccuda::ambient(): set for each thread's code; such kernels' thread loops are not SIMD")
+@covers("Kernels and memory", "a __device__ function reading threadIdx called from a member initializer list")
+@covers("Kernels and memory", "a class-type local kept across __syncthreads() whose default constructor has effects",
+        note="constructed again in each thread where it is declared")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_builtin_vectors_read_in_member_functions(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "builtins_in_member_function.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

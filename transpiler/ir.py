@@ -359,6 +359,10 @@ class GridLoop(Stmt):
     #: __shared__`` array in a member function, ``SharedMemory<T>``): each block binds it for
     #: ``moccuda::block_dynamic_shared()`` even without ``dynamic_shared`` declarations.
     binds_dynamic_shared: bool = False
+    #: Code kept as written (a functor's ``operator()``, a member function) reads ``threadIdx``,
+    #: ``blockIdx``, ``blockDim`` or ``gridDim`` as ``moccuda::ambient()``: the block sets the
+    #: OpenMP thread's copy before its code and before each thread's code (never as SIMD lanes).
+    sets_ambient_index: bool = False
     #: How OpenMP runs blocks and threads (``schedule`` pass): "blocks" (parallel blocks, serial
     #: threads), "nested" (parallel threads inside parallel blocks) or "flat" (one collapsed loop).
     schedule: str = "blocks"

@@ -81,6 +81,9 @@ class PassContext:
     #: Member functions of the translation unit declare ``extern __shared__`` arrays: every
     #: kernel binds its blocks' dynamic shared memory (``GridLoop.binds_dynamic_shared``).
     binds_dynamic_shared: bool = False
+    #: Device code kept as written reads the builtin vectors (``moccuda::ambient()``): every
+    #: kernel sets them for each thread's code (``GridLoop.sets_ambient_index``).
+    sets_ambient_index: bool = False
     #: ``__shared__`` variables declared at namespace scope, by symbol (``Converter.namespace_shared``):
     #: the kernels that use them, directly or through inlined functions, declare them per block.
     namespace_shared: dict[int, ir.VarDecl] = field(default_factory=dict)

@@ -171,9 +171,9 @@ def shared_in_kept_code(scan: UnitScan) -> list[tuple[str, Edit]]:
     plain variable there: one per call, or one global for all blocks.  An ``extern __shared__``
     array declared in a member function (``SharedMemory<T>``'s ``extern __shared__ int
     __smem[]``) becomes a pointer to the block's dynamic shared memory
-    (``moccuda::block_dynamic_shared()``): the edits that say so.  A namespace-scope
-    ``__shared__`` variable used there, or another ``__shared__`` variable declared there, is a
-    located error."""
+    (``moccuda::block_dynamic_shared()``), another ``__shared__`` variable declared there a
+    ``static thread_local`` one (:func:`_block_static`): the edits that say so.  A namespace-scope
+    ``__shared__`` variable used there is a located error."""
     shared = {c.hash for c in scan.namespace_shared}
     edits = []
     for top in scan.others:
@@ -184,24 +184,56 @@ def shared_in_kept_code(scan: UnitScan) -> list[tuple[str, Edit]]:
                 raise unsupported(location(n), "a __shared__ variable at namespace scope used outside kernels and "
                                   "__device__ functions (here, in a member function or host code)")
             if n.kind == K.DECL_STMT and any(K.CUDASHARED_ATTR in _attrs(v) for v in n.get_children()):
-                edits.append(_dynamic_shared_pointer(scan, n))
+                edits.extend(_kept_shared_edits(n))
     return edits
 
 
-def _dynamic_shared_pointer(scan: UnitScan, stmt: ci.Cursor) -> tuple[str, Edit]:
+def _kept_shared_edits(stmt: ci.Cursor) -> list[tuple[str, Edit]]:
     """``extern __shared__ T name[];`` in a member function becomes
-    ``T *const name = static_cast<T *>(moccuda::block_dynamic_shared());``."""
+    ``T *const name = static_cast<T *>(moccuda::block_dynamic_shared());``; another ``__shared__``
+    declaration there is :func:`_block_static`'s."""
     (var, *rest) = [c for c in stmt.get_children() if c.kind == K.VAR_DECL]
-    if var.storage_class != ci.StorageClass.EXTERN or rest:
-        raise unsupported(location(var), "a __shared__ variable declared in a member function (declare it in the "
-                          "kernel or in a __device__ function that is not a member)")
+    if var.storage_class != ci.StorageClass.EXTERN:
+        return _block_static(stmt, var)
+    if rest:
+        raise unsupported(location(var), "several extern __shared__ arrays in one declaration of a member function "
+                          "(declare one per declaration)")
     spelled = var.type.spelling
     if clang_ext.from_macro(stmt) or stmt.extent.start.file is None or not spelled.endswith("[]") \
             or "[" in spelled[:-2]:
         raise unsupported(location(var), "this extern __shared__ declaration in a member function")
     element = spelled[:-2].rstrip()
     text = f"{element} *const {var.spelling} = static_cast<{element} *>(moccuda::block_dynamic_shared());"
-    return stmt.extent.start.file.name, Edit(stmt.extent.start.offset, stmt.extent.end.offset, text)
+    return [(stmt.extent.start.file.name, Edit(stmt.extent.start.offset, stmt.extent.end.offset, text))]
+
+
+def _file_tokens(cursor: ci.Cursor) -> list[ci.Token]:
+    """The tokens written in ``cursor``'s file range (its own ``get_tokens`` gives none when the
+    extent starts with a macro such as ``__shared__``)."""
+    tu, file = cursor.translation_unit, cursor.extent.start.file
+    written = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, file, cursor.extent.start.offset),
+                                            ci.SourceLocation.from_offset(tu, file, cursor.extent.end.offset))
+    return list(tu.get_tokens(extent=written))
+
+
+def _block_static(stmt: ci.Cursor, var: ci.Cursor) -> list[tuple[str, Edit]]:
+    """``__shared__ T name;`` (or ``static __shared__``) in a member function, kept as written,
+    becomes ``static thread_local T name;``, checked by ``moccuda::block_storage_check()``:
+    one variable per declaration (and per instantiation of a template) for the blocks an OpenMP
+    thread runs one after another, which is CUDA's one per block (its value at a block's start is
+    unspecified in CUDA too).  Under the nested schedule a block's threads run on several OpenMP
+    threads: refused at run time, as ``block_dynamic_shared()`` is."""
+    file = stmt.extent.start.file
+    tokens = [] if file is None else _file_tokens(stmt)
+    qualifier = next((t for t in tokens if t.spelling == "__shared__"), None)
+    if qualifier is None:
+        raise unsupported(location(var), "a __shared__ variable declared in a member function with its qualifier "
+                          "spelled by a macro (write __shared__ in the declaration)")
+    spelled_static = any(t.spelling == "static" for t in tokens)
+    start, end = qualifier.extent.start.offset, qualifier.extent.end.offset
+    after = stmt.extent.end.offset
+    return [(file.name, Edit(start, end, "thread_local" if spelled_static else "static thread_local")),
+            (file.name, Edit(after, after, " moccuda::block_storage_check();"))]
 
 
 def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
@@ -277,19 +309,64 @@ def _never_emitted_unused(fn: ci.Cursor) -> bool:
     return bool({t.spelling for t in tu.get_tokens(extent=head)} & {"inline", "__inline__", "__inline", "__forceinline__"})
 
 
-def check_builtins_in_translated_code(scan: UnitScan, translated: set[str]) -> None:
-    """Raise a located error at the first read of ``threadIdx``, ``blockIdx``, ``blockDim`` or
-    ``gridDim`` outside the functions the converter rewrites: the kernels and the ``__device__``
-    functions named in ``translated``.  Everything else (host code, class members, lambdas) is
-    kept as written, and g++ knows no such variables: the translation would not compile."""
+#: Cursors that open a function body: what a builtin read inside them belongs to.
+_FUNCTION_KINDS = frozenset({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR,
+                             K.CONVERSION_FUNCTION, K.LAMBDA_EXPR})
+
+
+def builtins_in_kept_code(scan: UnitScan, translated: set[str],
+                          needs: dict[str, tuple[str, ...]]) -> list[tuple[str, Edit]]:
+    """Device code kept as written (a functor's ``operator()``, a member function, a lambda in
+    one) reads ``threadIdx``, ``blockIdx``, ``blockDim`` and ``gridDim`` as
+    ``moccuda::ambient().threadIdx`` and so on: the values of the CUDA thread the calling OpenMP
+    thread runs, which every kernel of such a translation unit sets before each thread's code
+    (``GridLoop.sets_ambient_index``).  Its calls of translated ``__device__`` functions that take
+    builtin vectors as leading parameters (``needs``) pass them the same way (CUB's
+    ``linear_tid(RowMajorTid(...))`` in a constructor's member initializer list).  The edits that
+    say so; code outside the functions the converter rewrites (the kernels and the ``__device__``
+    functions named in ``translated``) is kept.  A read in host code, or spelled by a macro, is a
+    located error: there is no CUDA thread there, and no source text of ours to edit."""
     kept = [c for name, overloads in scan.device_functions.items() if name not in translated for c in overloads]
-    pending = [*scan.others, *kept]
+    edits = []
+    pending = [(c, False) for c in (*scan.others, *kept)]
     while pending:
-        cursor = pending.pop()
+        cursor, in_device = pending.pop()
+        if cursor.kind in _FUNCTION_KINDS:
+            in_device = K.CUDADEVICE_ATTR in _attrs(cursor) or (in_device and cursor.kind == K.LAMBDA_EXPR)
         if cursor.kind == K.DECL_REF_EXPR and cursor.spelling in BUILTIN_VARS and is_builtin_decl(cursor.referenced):
-            raise unsupported(location(cursor), f"reading '{cursor.spelling}' outside a __global__ or __device__ "
-                                                "function (in host code, a class member or a lambda)")
-        pending.extend(cursor.get_children())
+            if not in_device:
+                raise unsupported(location(cursor), f"reading '{cursor.spelling}' in host code (outside a __global__ "
+                                                    "or __device__ function)")
+            if clang_ext.expanded_from_macro(cursor):
+                raise unsupported(location(cursor), f"'{cursor.spelling}' spelled by a macro in a member function or "
+                                                    "lambda kept as written (write it in the function)")
+            at = cursor.extent.start
+            edits.append((at.file.name, Edit(at.offset, cursor.extent.end.offset,
+                                             f"moccuda::ambient().{cursor.spelling}")))
+        elif cursor.kind == K.CALL_EXPR and needs.get(cursor.spelling) and in_device:
+            edits.append(_ambient_arguments(cursor, needs[cursor.spelling]))
+        pending.extend((c, in_device) for c in cursor.get_children())
+    return edits
+
+
+def _ambient_arguments(call: ci.Cursor, builtins: tuple[str, ...]) -> tuple[str, Edit]:
+    """The builtin vectors a kept call of a translated ``__device__`` function passes first:
+    inserted after the call's opening parenthesis."""
+    tokens = [] if clang_ext.expanded_from_macro(call) or call.extent.start.file is None else _file_tokens(call)
+    depth, paren = 0, None
+    for tok in tokens:
+        depth += {"<": 1, ">": -1, ">>": -2}.get(tok.spelling, 0)
+        if tok.spelling == "(" and depth <= 0:
+            paren = tok
+            break
+    if paren is None:
+        raise unsupported(location(call), f"a call of '{call.spelling}', which reads {', '.join(builtins)}, spelled "
+                                          "by a macro in a member function or lambda kept as written")
+    after = tokens[tokens.index(paren) + 1:]
+    separator = "" if after and after[0].spelling == ")" else ", "
+    text = ", ".join(f"moccuda::ambient().{b}" for b in builtins) + separator
+    at = paren.extent.end.offset
+    return call.extent.start.file.name, Edit(at, at, text)
 
 
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
@@ -741,7 +818,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     kept_shared = shared_in_kept_code(scan)
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
     inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
-    check_builtins_in_translated_code(scan, set(needs) | inlined)
+    kept_builtins = builtins_in_kept_code(scan, set(needs) | inlined,
+                                          {name: b for name, b in needs.items() if name not in inlined})
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
@@ -757,7 +835,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
 
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
-                      binds_dynamic_shared=bool(kept_shared),
+                      binds_dynamic_shared=bool(kept_shared), sets_ambient_index=bool(kept_builtins),
                       unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels))
     program = run_pipeline(program, passes, ctx)
 
@@ -806,7 +884,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:
             edits.setdefault(name, []).extend(found)
-    for name, edit in kept_shared:
+    for name, edit in kept_shared + kept_builtins:
         edits.setdefault(name, []).append(edit)
     for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
         edits.setdefault(name, []).append(edit)

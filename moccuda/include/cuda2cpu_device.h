@@ -145,6 +145,33 @@ inline bool kernel_trapped() { return moccuda_kernel_trapped() != 0; }
 /* Called last by every translated kernel.  Streams are synchronous, so the launch is complete. */
 inline void launch_end(const LaunchConfig &) {}
 
+/* threadIdx, blockIdx, blockDim and gridDim for device code kept as written (a functor's
+ * operator(), a member function, a lambda in one), which cuda2cpu spells moccuda::ambient().threadIdx
+ * and so on: the CUDA thread the calling OpenMP thread runs.  Every kernel of such a translation
+ * unit sets them (set_ambient) at the start of each block's code and of each thread's code
+ * (GridLoop.sets_ambient_index), never as SIMD lanes. */
+struct AmbientIndex {
+    uint3 threadIdx;
+    uint3 blockIdx;
+    dim3 blockDim;
+    dim3 gridDim;
+};
+
+inline AmbientIndex &ambient()
+{
+    static thread_local AmbientIndex index;
+    return index;
+}
+
+inline void set_ambient(uint3 thread, uint3 block, dim3 block_dim, dim3 grid_dim)
+{
+    AmbientIndex &index = ambient();
+    index.threadIdx = thread;
+    index.blockIdx = block;
+    index.blockDim = block_dim;
+    index.gridDim = grid_dim;
+}
+
 /* Dynamic shared memory (extern __shared__) for the blocks the calling OpenMP thread runs: at
  * least `bytes` bytes, 64-byte aligned (enough for any CUDA type), never a null pointer.  The
  * buffer belongs to the thread and is reused by later launches (it only grows), so a launch
@@ -196,6 +223,25 @@ inline void *block_dynamic_shared()
         abort();
     }
     return memory;
+}
+
+/* What follows a `__shared__` variable declared in a member function, which cuda2cpu makes a
+ * `static thread_local` one: one per OpenMP thread stands for one per block because a block runs
+ * on one thread, from its start to its end, and every kernel of such a translation unit marks
+ * the thread's blocks (GridLoop.binds_dynamic_shared).  Not so outside a kernel's block or under
+ * the nested schedule, where a block's threads run on several: refused, not wrong. */
+inline void block_storage_check()
+{
+    bool in_block = block_dynamic_shared_slot() != nullptr;
+#ifdef _OPENMP
+    if (omp_get_active_level() > 1)
+        in_block = false;
+#endif
+    if (!in_block) {
+        fprintf(stderr, "MocCUDA: a __shared__ variable of a member function is used outside a kernel's block, "
+                        "or under the nested schedule (--schedule=nested), where it is not supported\n");
+        abort();
+    }
 }
 
 inline unsigned min_unsigned(unsigned a, unsigned b) { return a < b ? a : b; }
@@ -444,6 +490,33 @@ struct KeptBuffers {
 
 template <class T, unsigned Threads, bool OnStack = (sizeof(T) * Threads <= MOCCUDA_KEPT_STACK_BYTES)>
 class PerThread;
+
+/* A declaration without an initializer of a variable kept per thread (`Loader load;` before a
+ * barrier): the thread's element, made with the block's storage, is default-constructed again
+ * where the declaration is, so its constructor runs in each thread, as in CUDA (it may read
+ * threadIdx through moccuda::ambient()).  Nothing to do for trivial types. */
+template <class T>
+inline void default_construct(T &, std::true_type) {}
+
+template <class T>
+inline void default_construct(T &value, std::false_type)
+{
+    value.~T();
+    new (static_cast<void *>(&value)) T;
+}
+
+template <class T, size_t N>
+inline void default_construct(T (&values)[N])
+{
+    for (size_t i = 0; i < N; ++i)
+        default_construct(values[i]);
+}
+
+template <class T>
+inline void default_construct(T &value)
+{
+    default_construct(value, std::is_trivially_default_constructible<T>());
+}
 
 template <class T, unsigned Threads>
 class PerThread<T, Threads, true> {
