@@ -179,7 +179,7 @@ class Converter:
             spelling = re.sub(r"(?<![\w:.>])" + re.escape(alias) + r"(?=\s*::)", namespace, spelling)
         if not self.local_aliases:
             return spelling
-        pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_aliases)) + r")\b(?!\s*::)"
+        pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_aliases)) + r")\b"
         return re.sub(pattern, lambda m: self.local_aliases[m.group(1)], spelling)
 
     # ---------------------------------------------------------------------------- statements
@@ -593,6 +593,9 @@ class Converter:
                     and operator.extent.start.offset > operands[0].extent.start.offset:
                 return ir.Unary(name[len("operator"):], self.expr(operands[0]), postfix=True, loc=loc)
             return _operator_call(name, tuple(self.expr(c) for c in operands), loc)
+        construct = None if name else self.builtin_type_construct(cursor, children)
+        if construct is not None:
+            return construct
         collective = warp_front.collective(self, cursor, children)
         if collective is not None:
             return collective
@@ -642,6 +645,20 @@ class Converter:
                 return device_assert(args, loc)
             return ir.Call(callee.name, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
+
+    def builtin_type_construct(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | None:
+        """``int(x)`` on a dependent operand inside a template (``int(vals[j])`` where ``vals`` is
+        ``float[N]``): libclang gives an unnamed call whose children are the operands only, the
+        type being the tokens before the parenthesis.  None for other unnamed calls."""
+        if not children or clang_ext.from_macro(cursor) or cursor.extent.start.file is None:
+            return None
+        tokens = _file_tokens_of(cursor)
+        paren = next((i for i, t in enumerate(tokens) if t.spelling == "("), None)
+        if not paren or children[0].extent.start.offset <= tokens[paren].extent.start.offset \
+                or any(t.kind != ci.TokenKind.KEYWORD for t in tokens[:paren]):
+            return None
+        operands = tuple(self.expr(c) for c in children)
+        return ir.Construct(self.type_text(tokens_text(tokens[:paren])), operands, loc=location(cursor))
 
     def constructor_call(self, cursor: ci.Cursor, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:
         type_name = self.type_text(cursor.type.spelling)
@@ -888,6 +905,14 @@ def _unresolved_operator(children: list[ci.Cursor]) -> ci.Cursor | None:
         if len(refs) == 1 and refs[0].spelling in _OPERATOR_NAMES:
             return refs[0]
     return None
+
+
+def _file_tokens_of(cursor: ci.Cursor) -> list[ci.Token]:
+    """The tokens written in ``cursor``'s file range."""
+    tu, file = cursor.translation_unit, cursor.extent.start.file
+    written = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, file, cursor.extent.start.offset),
+                                            ci.SourceLocation.from_offset(tu, file, cursor.extent.end.offset))
+    return list(tu.get_tokens(extent=written))
 
 
 def _operator_call(name: str, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Expr:

@@ -188,3 +188,9 @@ def test_builtin_vectors_read_in_member_functions(tmp_path, lowering):
     _, run, _ = translate_build_run(OTHERS / "builtins_in_member_function.cu", tmp_path,
                                     TranslateOptions(lowering=lowering))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Kernels and memory", "int(x) on an operand of dependent type in a kernel template",
+        "typename Alias::Member of a local typedef (CUB's __shared__ typename Load::TempStorage)")
+def test_spellings_that_depend_on_template_parameters(tmp_path):
+    _passes(tmp_path, "dependent_spellings.cu")
