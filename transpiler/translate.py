@@ -669,7 +669,10 @@ def _launch_regions(unit: ParsedUnit, scan: UnitScan, program: ir.Program, ctx: 
         return [], set()
     names = [k.name for k in program.kernels]
     candidates = {k.name for k in program.kernels if emit.can_run_in_team(k) and names.count(k.name) == 1}
-    regions = launch_regions.find_regions(unit.tu, scan.files, candidates)
+    # The scan records included files by name only (their text is read when first edited): the
+    # regions are edits of that text, so it must be there.
+    files = {name: _file_bytes(scan, name) for name in scan.files}
+    regions = launch_regions.find_regions(unit.tu, files, candidates)
     return regions, {launch_regions.launched_kernel(c) for r in regions for c in r.launches}
 
 

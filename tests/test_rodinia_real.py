@@ -1,0 +1,30 @@
+"""Constructs met in the real Rodinia 3.1 apps (docs/CORPUS.md, "Rodinia 3.1").
+
+Each program in tests/programs/others_code/ named here is a minimal, self-checking reproducer of
+one class of construct that stopped (or changed the answer of) a Rodinia app; it is translated,
+built with g++ and MocCUDA, and run at 2 and at many OpenMP threads."""
+
+from __future__ import annotations
+
+from coverage_table import covers
+from support import MANY_THREADS, PROGRAMS, run_built, translate_build_run
+
+OTHERS = PROGRAMS / "others_code"
+
+
+def _passes(tmp_path, name: str) -> None:
+    cu = OTHERS / name
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    again = run_built(cu, tmp_path, MANY_THREADS)
+    assert again.returncode == 0 and again.stdout.strip().endswith("PASS"), again.stdout + again.stderr
+
+
+@covers("Kernels and memory", "host loop of launches in an included file (one parallel region, hotspot3D)")
+def test_launch_loop_in_an_included_file(tmp_path):
+    _passes(tmp_path, "launch_loop_in_header.cu")
+
+
+@covers("Headers", "cuda.h's result codes and handle types beside the runtime API (CUDA_SUCCESS, CUresult)")
+def test_driver_result_codes(tmp_path):
+    _passes(tmp_path, "driver_result_codes.cu")
