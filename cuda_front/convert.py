@@ -495,8 +495,16 @@ class Converter:
             raise unsupported(loc, "'this' in device code")
         if kind == K.CXX_THROW_EXPR:
             raise unsupported(loc, "throw in device code")
+        if kind == K.SIZE_OF_PACK_EXPR:
+            # sizeof...(Pack): the pack's name is the identifier in the parentheses.
+            written = clang_ext.written_tokens(cursor)
+            if written is None or [t.spelling for t in written[:3]] != ["sizeof", "...", "("] or len(written) != 5:
+                raise unsupported(loc, "sizeof...(pack) spelled by a macro")
+            return ir.SizeOf("sizeof...", type=written[3].spelling, loc=loc)
         if kind == K.PACK_EXPANSION_EXPR:
-            raise unsupported(loc, "a parameter pack expansion in device code")
+            # f(args...) in a variadic template: the pattern followed by '...', as a postfix operator.
+            (pattern,) = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+            return ir.Unary("...", self.expr(pattern), postfix=True, loc=loc)
         raise unsupported(loc, f"the expression kind {kind.name.lower()} in device code")
 
     def unexposed(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | None:

@@ -194,3 +194,26 @@ def test_builtin_vectors_read_in_member_functions(tmp_path, lowering):
         "typename Alias::Member of a local typedef (CUB's __shared__ typename Load::TempStorage)")
 def test_spellings_that_depend_on_template_parameters(tmp_path):
     _passes(tmp_path, "dependent_spellings.cu")
+
+
+@covers("Kernels and memory", "parameter pack expansion in device code (f(args...), g(args)...)",
+        "sizeof...(Pack) in device code")
+def test_parameter_packs_in_a_variadic_kernel(tmp_path):
+    _passes(tmp_path, "parameter_packs.cu")
+
+
+@covers("Kernels and memory", "__syncthreads() or a warp collective in a member function", status="not supported",
+        note="located error: make it a non-member __device__ function (inlined into the kernel)")
+@pytest.mark.parametrize("call", ["__syncthreads()", "__syncwarp()", "(void)__shfl_xor_sync(0xffffffffu, 1, 1)"])
+def test_synchronization_in_a_member_function_is_a_located_error(tmp_path, call):
+    cu = tmp_path / "member.cu"
+    cu.write_text("template <int N> struct Exchange {\n"
+                  "  int *slots;\n"
+                  f"  __device__ void swap(int v) {{ slots[threadIdx.x] = v; {call}; }}\n"
+                  "};\n"
+                  "__global__ void k(int *p) { Exchange<32>{p}.swap(1); }\n"
+                  "int main() { return 0; }\n")
+    built = run_cli(cu, "-o", tmp_path / "member")
+    name = call.removeprefix("(void)").split("(")[0]
+    assert built.returncode == 1 and f"member.cu:3:" in built.stderr, built.stderr
+    assert f"error: {name}() in a member function" in built.stderr and "Traceback" not in built.stderr, built.stderr

@@ -24,8 +24,8 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites
-from cuda_front.convert import (ASSERT_FAIL, BUILTIN_VARS, Converter, inline_assembly_error, is_builtin_decl,
-                                is_namespace_shared, location, specialization_arguments, template_header)
+from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, inline_assembly_error,
+                                is_builtin_decl, is_namespace_shared, location, specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
@@ -333,6 +333,9 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str],
         cursor, in_device = pending.pop()
         if cursor.kind in _FUNCTION_KINDS:
             in_device = K.CUDADEVICE_ATTR in _attrs(cursor) or (in_device and cursor.kind == K.LAMBDA_EXPR)
+        if cursor.kind in _FUNCTION_KINDS and in_device and cursor.semantic_parent is not None \
+                and cursor.semantic_parent.kind in _CLASS_KINDS:
+            _no_synchronization_in_kept_code(cursor)
         if cursor.kind == K.DECL_REF_EXPR and cursor.spelling in BUILTIN_VARS and is_builtin_decl(cursor.referenced):
             if not in_device:
                 raise unsupported(location(cursor), f"reading '{cursor.spelling}' in host code (outside a __global__ "
@@ -347,6 +350,21 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str],
             edits.append(_ambient_arguments(cursor, needs[cursor.spelling]))
         pending.extend((c, in_device) for c in cursor.get_children())
     return edits
+
+
+def _no_synchronization_in_kept_code(function: ci.Cursor) -> None:
+    """A member function (or a lambda in one) is kept as written and runs within one CUDA
+    thread's code: a barrier or warp collective there would not wait for the other threads.  A
+    located error; non-member ``__device__`` functions that synchronize are inlined into the
+    kernels instead."""
+    from cuda_front.warp_front import BLOCK_COLLECTIVES, WARP_INTRINSICS
+
+    for n in function.walk_preorder():
+        if n.kind == K.CALL_EXPR and (n.spelling in BARRIER_FUNCTIONS or n.spelling in WARP_INTRINSICS
+                                      or n.spelling in BLOCK_COLLECTIVES):
+            raise unsupported(location(n), f"{n.spelling}() in a member function (kept as written, it runs within "
+                                           "one thread's code: make the function a non-member __device__ function, "
+                                           "which cuda2cpu inlines into the kernel)")
 
 
 def _ambient_arguments(call: ci.Cursor, builtins: tuple[str, ...]) -> tuple[str, Edit]:
