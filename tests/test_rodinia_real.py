@@ -6,8 +6,11 @@ built with g++ and MocCUDA, and run at 2 and at many OpenMP threads."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 from coverage_table import covers
-from support import MANY_THREADS, PROGRAMS, run_built, translate_build_run
+from support import MANY_THREADS, PROGRAMS, run_built, run_cli, translate_build_run
 
 OTHERS = PROGRAMS / "others_code"
 
@@ -28,3 +31,17 @@ def test_launch_loop_in_an_included_file(tmp_path):
 @covers("Headers", "cuda.h's result codes and handle types beside the runtime API (CUDA_SUCCESS, CUresult)")
 def test_driver_result_codes(tmp_path):
     _passes(tmp_path, "driver_result_codes.cu")
+
+
+@covers("Runtime API (C level)", "cudaMemcpyToSymbol(\"name\", ...): a symbol named by a string (CUDA 4), also linked without -rdynamic")
+def test_symbol_named_by_a_string_linked_by_a_makefile(tmp_path):
+    cu = OTHERS / "symbol_named_by_string.cu"
+    obj, exe = tmp_path / "prog.o", tmp_path / "prog"
+    built = run_cli("-c", cu, "-o", obj)
+    assert built.returncode == 0, built.stderr
+    toolkit = run_cli("--toolkit-dir").stdout.strip()
+    linked = subprocess.run(["g++", str(obj), f"-L{toolkit}/lib64", "-lcudart", "-o", str(exe)],
+                            capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

@@ -592,6 +592,43 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
     return edits
 
 
+#: Runtime calls naming a __device__ or __constant__ variable, and which argument names it.
+SYMBOL_ARGUMENT = {"cudaMemcpyToSymbol": 0, "cudaMemcpyToSymbolAsync": 0, "cudaMemcpyFromSymbol": 1,
+                   "cudaMemcpyFromSymbolAsync": 1, "cudaGetSymbolAddress": 1, "cudaGetSymbolSize": 1}
+
+
+def symbol_name_edits(unit: ParsedUnit, scan: UnitScan) -> list[tuple[str, Edit]]:
+    """CUDA 4 and older named a symbol by a string: ``cudaMemcpyToSymbol("coeffs", ...)`` becomes
+    ``cudaMemcpyToSymbol(coeffs, ...)`` when a file-scope ``__device__`` or ``__constant__``
+    variable of that name is declared before the call (Rodinia's kmeans).  MocCUDA would otherwise
+    look the name up among the executable's dynamic symbols, which a program linked by its own
+    Makefile (no ``-rdynamic``) does not export: the copy failed and the kernels read zeros."""
+    declared: set[str] = set()
+    edits = []
+    for top in unit.tu.cursor.get_children():
+        if top.kind == K.VAR_DECL and {K.CUDACONSTANT_ATTR, K.CUDADEVICE_ATTR} & _attrs(top):
+            declared.add(top.spelling)
+            continue
+        if top.location.file is None or top.location.file.name not in scan.files or not declared:
+            continue
+        for call in top.walk_preorder():
+            if call.kind != K.CALL_EXPR or call.spelling not in SYMBOL_ARGUMENT:
+                continue
+            args = list(call.get_arguments())
+            index = SYMBOL_ARGUMENT[call.spelling]
+            literal = args[index] if len(args) > index else None
+            while literal is not None and literal.kind == K.UNEXPOSED_EXPR and len(list(literal.get_children())) == 1:
+                literal = list(literal.get_children())[0]
+            if literal is None or literal.kind != K.STRING_LITERAL or not literal.spelling.startswith('"'):
+                continue
+            name = literal.spelling[1:-1]
+            written = _written_range(literal)
+            if name in declared and written is not None:
+                file, start, end = written
+                edits.append((file, Edit(start, end, name)))
+    return edits
+
+
 def launched_pointer_type_edits(unit: ParsedUnit, scan: UnitScan) -> list[tuple[str, Edit]]:
     """A function pointer launched with ``<<< >>>`` (``void (*kernel)(float *, int) = &copy;
     kernel<<<g, b>>>(...)``) holds translated kernels, which take the launch configuration
@@ -910,6 +947,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
         edits.setdefault(name, []).append(edit)
     for name, edit in launched_pointer_type_edits(unit, scan):
+        edits.setdefault(name, []).append(edit)
+    for name, edit in symbol_name_edits(unit, scan):
         edits.setdefault(name, []).append(edit)
     # PyTorch extensions: host checks for CUDA tensors accept the CPU tensors standing in for them.
     host_rewrites = []
