@@ -113,6 +113,9 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
         callee = list(callee.get_children())[0]
     if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
         bases = [c for c in callee.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if bases and _group_type(bases[0]) == CG + "coalesced_group":
+            return _coalesced_method(conv, cursor, callee.spelling or _dependent_member(callee, loc),
+                                     conv.expr(bases[0]), args, loc)
         if bases and _group_type(bases[0]).startswith(CG):
             return _method(conv, cursor, callee.spelling or _dependent_member(callee, loc), _group_type(bases[0]),
                            args, loc)
@@ -213,6 +216,39 @@ def _grid_method(method: str, loc) -> ir.Expr:
     raise unsupported(loc, f"grid_group::{method}()")
 
 
+def _coalesced_method(conv, cursor: ci.Cursor, method: str, group: ir.Expr, args: list[ci.Cursor], loc) -> ir.Expr:
+    """A member of a ``coalesced_group``: its ``mask`` (the lanes that called
+    ``coalesced_threads()`` together) gives the size, a thread's rank (the group's lanes below
+    it), and the masks and source lanes of its collectives."""
+    mask = ir.Member(group, "mask", False, loc=loc)
+    lane = ir.Binary("&", ir.flat_thread_index(loc), ir.Literal("31u", loc=loc), loc=loc)
+    below = ir.Binary("-", ir.Binary("<<", ir.Literal("1u", loc=loc), lane, loc=loc), ir.Literal("1u", loc=loc),
+                      loc=loc)
+
+    def count(bits: ir.Expr) -> ir.Expr:
+        return ir.Cast("unsigned long long", ir.Call("__popc", (bits,), loc=loc), "static", loc=loc)
+
+    width = ir.Literal("32", loc=loc)
+    if method == "thread_rank":
+        return count(ir.Binary("&", mask, below, loc=loc))
+    if method in ("size", "num_threads"):
+        return count(mask)
+    if method == "meta_group_rank":
+        return ir.Literal("0ull", loc=loc)
+    if method == "meta_group_size":
+        return ir.Literal("1ull", loc=loc)
+    if method == "sync":
+        return ir.WarpCollective("syncwarp", mask, None, None, width, "int", loc=loc)
+    exprs = [conv.expr(a) for a in args]
+    if method == "shfl":
+        source = ir.Call("moccuda::warp::coalesced_lane", (mask, exprs[1]), loc=loc)
+        return ir.WarpCollective("shfl", mask, exprs[0], source, width, _result_type(cursor, args), loc=loc)
+    if method in ("any", "all"):
+        return ir.WarpCollective(method, mask, exprs[0], None, width, "int", loc=loc)
+    raise unsupported(loc, f"coalesced_group::{method}() (size, num_threads, thread_rank, sync, shfl, any and all "
+                           "are supported)")
+
+
 def _method(conv, cursor: ci.Cursor, method: str, group_type: str, args: list[ci.Cursor], loc) -> ir.Expr:
     if group_type == CG + "grid_group":
         return _grid_method(method, loc)
@@ -287,6 +323,13 @@ def _operator_object(conv, arg: ci.Cursor, loc) -> ir.Expr:
 def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
     if name in ("this_thread_block", "tiled_partition", "this_grid"):
         return None  # makes a group value: kept as written (compile mode defines it)
+    if name == "coalesced_threads":
+        # The lanes that reach the call together: __activemask() there.
+        active = ir.WarpCollective("activemask", ir.Literal(FULL_MASK, loc=loc), None, None, ir.Literal("32", loc=loc),
+                                   "int", loc=loc)
+        return ir.Construct(CG + "coalesced_group", (active,), loc=loc)
+    if name == "sync" and len(args) == 1 and _group_type(args[0]) == CG + "coalesced_group":
+        return _coalesced_method(conv, cursor, "sync", conv.expr(args[0]), [], loc)
     if name == "sync" and len(args) == 1:
         return _method(conv, cursor, "sync", _group_type(args[0]), [], loc)
     if name == "reduce" and len(args) == 3:

@@ -217,3 +217,11 @@ def test_synchronization_in_a_member_function_is_a_located_error(tmp_path, call)
     name = call.removeprefix("(void)").split("(")[0]
     assert built.returncode == 1 and f"member.cu:3:" in built.stderr, built.stderr
     assert f"error: {name}() in a member function" in built.stderr and "Traceback" not in built.stderr, built.stderr
+
+
+@covers("Cooperative groups", "cg::coalesced_threads() and coalesced_group (size, num_threads, thread_rank, sync, "
+        "shfl, any, all)", note="the group is the lanes' __activemask() where it is made")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_coalesced_groups(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "coalesced_group.cu", tmp_path, TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

@@ -51,6 +51,18 @@ public:
     __device__ unsigned long long meta_group_size() const;
 };
 
+/* The lanes of a warp that called coalesced_threads() together; a thread's rank counts the
+ * group's lanes below it.  cuda2cpu's front end reads the mask (the lanes' __activemask()). */
+class coalesced_group : public thread_group {
+public:
+    unsigned int mask;
+    template <class T> __device__ T shfl(T var, int src_rank) const;
+    __device__ int any(int predicate) const;
+    __device__ int all(int predicate) const;
+    __device__ unsigned long long meta_group_rank() const;
+    __device__ unsigned long long meta_group_size() const;
+};
+
 class grid_group : public thread_group {
 public:
     __device__ bool is_valid() const;
@@ -62,6 +74,7 @@ public:
 };
 
 __device__ thread_block this_thread_block();
+__device__ coalesced_group coalesced_threads();
 __device__ grid_group this_grid();
 template <unsigned int Size, class ParentT>
 __device__ thread_block_tile<Size> tiled_partition(const ParentT &parent);
@@ -73,6 +86,13 @@ class __attribute__((unused)) thread_group {};
 class __attribute__((unused)) thread_block : public thread_group {};
 template <unsigned int Size> class __attribute__((unused)) thread_block_tile : public thread_group {};
 class __attribute__((unused)) grid_group : public thread_group {};
+/* The group's lanes, as the front end computed them where coalesced_threads() was called. */
+class coalesced_group : public thread_group {
+public:
+    unsigned int mask = 0;
+    coalesced_group() = default;
+    explicit coalesced_group(unsigned int lanes) : mask(lanes) {}
+};
 
 inline thread_block this_thread_block() { return thread_block(); }
 inline grid_group this_grid() { return grid_group(); }

@@ -149,6 +149,19 @@ inline unsigned activemask(const unsigned *stamp, unsigned flat, unsigned nthrea
     return taking_part(stamp, flat, nthreads, ~0u, width);
 }
 
+/* The lane of a coalesced group's thread of rank `rank` modulo the group's size (the lanes of
+ * `mask` in order), as a shuffle takes its source lane modulo the width. */
+inline unsigned coalesced_lane(unsigned mask, unsigned long long rank)
+{
+    if (mask == 0)
+        return 0;
+    rank %= static_cast<unsigned>(__builtin_popcount(mask));
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if (((mask >> lane) & 1u) && rank-- == 0)
+            return lane;
+    return 32;
+}
+
 template <class T>
 inline unsigned match_any(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask,
                           T own, int width)
