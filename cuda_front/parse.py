@@ -32,6 +32,10 @@ from transpiler.options import TranslateOptions
 FRONT_INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 MOCCUDA_INCLUDE_DIR = Path(__file__).resolve().parent.parent / "moccuda" / "include"
 
+#: The ``_OPENMP`` g++ defines for ``-fopenmp`` (OpenMP 4.5), which the parse defines when the
+#: user's host flags ask for OpenMP (``TranslateOptions.host_openmp``).
+HOST_OPENMP_VERSION = 201511
+
 #: Largest source file the front end accepts; bigger inputs are refused before parsing.
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
 
@@ -67,6 +71,8 @@ def clang_arguments(options: TranslateOptions) -> list[str]:
         args += ["-isystem", d]
     for d in options.defines:
         args.append(f"-D{d}")
+    if options.host_openmp:
+        args.append(f"-D_OPENMP={HOST_OPENMP_VERSION}")
     for u in options.undefines:
         args.append(f"-U{u}")
     openmp = host_openmp_include_dir()

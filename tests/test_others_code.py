@@ -6,6 +6,8 @@ cannot be translated faithfully is checked to be a located error that names the 
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from coverage_table import covers
@@ -225,3 +227,39 @@ def test_synchronization_in_a_member_function_is_a_located_error(tmp_path, call)
 def test_coalesced_groups(tmp_path, lowering):
     _, run, _ = translate_build_run(OTHERS / "coalesced_group.cu", tmp_path, TranslateOptions(lowering=lowering))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+HOST_OPENMP = """\
+#include <cstdio>
+#ifdef _OPENMP
+#include <omp.h>
+#define SCALE 3
+#else
+#define SCALE 2
+#endif
+__global__ void scaled(int *out) { out[threadIdx.x] = SCALE * threadIdx.x; }
+int main() {
+  int *d, h[32];
+  cudaMalloc(&d, sizeof h);
+  scaled<<<1, 32>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  for (int t = 0; t < 32; t++)
+    if (h[t] != SCALE * t) { printf("FAIL: out[%d] = %d, expected %d\\n", t, h[t], SCALE * t); return 1; }
+  printf("SCALE %d\\nPASS\\n", SCALE);
+  return 0;
+}
+"""
+
+
+@covers("Source files", "#ifdef _OPENMP in a .cu (defined only with -Xcompiler -fopenmp, as under nvcc)")
+def test_openmp_macro_as_nvcc_host_compiler_defines_it(tmp_path):
+    _, run, _ = translate_build_run(OTHERS / "openmp_macro.cu", tmp_path)
+    assert run.returncode == 0 and run.stdout.split() == ["cuda", "PASS"], run.stdout + run.stderr
+    # Asked for, _OPENMP is seen by the kernels (the translator's parse) and the host code alike.
+    cu = tmp_path / "host_openmp.cu"
+    cu.write_text(HOST_OPENMP)
+    for flags, scale in (((), "2"), (("-Xcompiler", "-fopenmp"), "3")):
+        built = run_cli(*flags, cu, "-o", tmp_path / "host_openmp")
+        assert built.returncode == 0, built.stderr
+        done = subprocess.run([tmp_path / "host_openmp"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.split() == ["SCALE", scale, "PASS"], done.stdout

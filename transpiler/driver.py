@@ -45,7 +45,13 @@ def _translate_options(inv, source: Path) -> TranslateOptions:
         include_dirs=(*inv.include_dirs, *inv.system_include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
         pre_includes=tuple(inv.pre_includes), std=inv.std, pipeline=inv.pipeline,
         disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering, torch_host=inv.torch_host,
-        schedule=inv.schedule)
+        schedule=inv.schedule, host_openmp=asks_for_openmp(inv.compiler_flags))
+
+
+def asks_for_openmp(host_flags) -> bool:
+    """Whether the host compiler's flags turn OpenMP on (``-Xcompiler -fopenmp``): only then does
+    nvcc's host compiler define ``_OPENMP`` for the source."""
+    return any(f == "-fopenmp" or f.startswith("-fopenmp=") for f in host_flags)
 
 
 def _execute(cmd: list[str], inv) -> None:

@@ -20,6 +20,9 @@ class TranslateOptions:
     for instance) are not the user's code, so the translator never looks inside them.
     ``torch_host`` rewrites host-side CUDA device checks on PyTorch tensors (``x.is_cuda()``) to
     accept the CPU tensors that stand in for CUDA ones (``transpiler.torch_host``; reported).
+    ``host_openmp``: the host compiler's flags ask for OpenMP (``-Xcompiler -fopenmp``), so the
+    source sees ``_OPENMP`` as nvcc's host compiler would define it; else it does not, although
+    the translation is compiled with ``-fopenmp``.
     """
 
     include_dirs: tuple[str, ...] = ()
@@ -32,4 +35,5 @@ class TranslateOptions:
     lowering: str = "auto"
     schedule: str = "auto"
     system_include_dirs: tuple[str, ...] = ()
+    host_openmp: bool = False
     torch_host: bool = False

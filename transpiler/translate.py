@@ -978,8 +978,13 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     body = source_text(render_file(main, edits, scan, includes, dirty, inlined))
     # Kernels lowered with fibers (the fallback lowering) need MocCUDA's fiber scheduler.
     runtime_includes = f"#include <{fiber_emit.FIBERS_HEADER}>\n" if fiber_emit.uses_fibers(program) else ""
+    # The translation is compiled with -fopenmp, which defines _OPENMP; the source was parsed as
+    # nvcc's host compiler sees it, without _OPENMP unless the user's flags ask for OpenMP: keep
+    # its #ifdef _OPENMP choices (after the runtime headers, which use OpenMP themselves).
+    openmp_macro = "" if options.host_openmp else "#undef _OPENMP\n"
     source = skeleton.render("translation_unit.cpp.j2", version=__version__,
-                             source_name=os.path.basename(main), body=body, runtime_includes=runtime_includes)
+                             source_name=os.path.basename(main), body=body, runtime_includes=runtime_includes,
+                             openmp_macro=openmp_macro)
     explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports],
                "regions": [r.as_json() for r in regions]}
     if host_rewrites:

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#undef _OPENMP
 #line 1 "dynamic_shared_2d.cu"
 // Dynamic shared memory sized at launch, 2-D blocks, and a value that lives across a barrier.
 #include <cstdio>

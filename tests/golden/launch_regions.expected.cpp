@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#undef _OPENMP
 #line 1 "launch_regions.cu"
 // Host regions: a time-step loop (hoisted region, host work in single) and two consecutive
 // launches (fused region).

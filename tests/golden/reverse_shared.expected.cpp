@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#undef _OPENMP
 #line 1 "reverse_shared.cu"
 // Top-level barrier, a value kept across it, and an early return before it.
 #include <cstdio>

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#undef _OPENMP
 #line 1 "template_device.cu"
 // A templated kernel, a __device__ helper that reads threadIdx, a prototype and a 4-part launch.
 #include <cstdio>

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#undef _OPENMP
 #line 1 "warp_loop.cu"
 // A warp per row: the loop's trip count differs between the warps of a block, so each thread
 // keeps its own loop state (done_LINE) and the block loops while any thread is still in.

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#undef _OPENMP
 #line 1 "warp_reduce.cu"
 // A block sum with warp shuffles: the first warp finishes what the others left in shared memory
 // (its `if` is uniform per warp, not per block, so each thread records it in a predicate).
