@@ -96,7 +96,11 @@ def tokens_text(tokens) -> str:
 
 
 def symbol_id(cursor: ci.Cursor) -> int:
-    return cursor.hash
+    """The symbol id of a declaration: unique in the translation unit (not ``cursor.hash``,
+    32 bits that distinct declarations share)."""
+    if not cursor.kind.is_declaration():
+        raise ValueError(f"a symbol id asked of a {cursor.kind.name} cursor, not a declaration")
+    return clang_ext.identity(cursor)
 
 
 #: What glibc's assert() calls when its condition is false.

@@ -91,7 +91,7 @@ class _Scan:
         elif kind == K.VAR_DECL:
             init = clang_ext.var_decl_initializer(c)
             if init is not None and not _is_null(init):
-                self.initialized.add(c.hash)
+                self.initialized.add(clang_ext.identity(c))
         grand.append(c)
         for child in c.get_children():
             self.walk(child, c, grand)
@@ -104,20 +104,20 @@ class _Scan:
             name = callee.spelling if callee.kind in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF) else ""
             if name in self.kernel_names:
                 self.launches.setdefault(name, []).append(c)
-                self.ok_refs.add(callee.hash)
+                self.ok_refs.add(clang_ext.identity(callee))
             return
         if c.spelling in ALLOCATORS and len(kids) >= 2:
             first = _strip(kids[1], casts=True)
             if first.kind == K.UNARY_OPERATOR and clang_ext.unary_operator(first) == "&":
                 target = _strip(list(first.get_children())[0])
                 if target.kind == K.DECL_REF_EXPR and target.referenced is not None:
-                    self.allocated.add(target.referenced.hash)
-                    self.ok_refs.add(target.hash)  # this use is the allocation itself
+                    self.allocated.add(clang_ext.identity(target.referenced))
+                    self.ok_refs.add(clang_ext.identity(target))  # this use is the allocation itself
 
     def reference(self, c: ci.Cursor, parent: ci.Cursor | None, grand: list[ci.Cursor]) -> None:
         ref = c.referenced
         if c.spelling in self.kernel_names:
-            self.kernel_refs.append((c.spelling, c.hash))
+            self.kernel_refs.append((c.spelling, clang_ext.identity(c)))
             return
         if ref is None or ref.kind != K.VAR_DECL:
             return
@@ -126,9 +126,9 @@ class _Scan:
             return
         if parent is not None and parent.kind == K.MEMBER_REF_EXPR and not _assigned_member(parent, grand):
             return
-        if c.hash in self.ok_refs:
+        if clang_ext.identity(c) in self.ok_refs:
             return
-        self.spoiled.add(ref.hash)
+        self.spoiled.add(clang_ext.identity(ref))
 
     def finish(self) -> None:
         for name, h in self.kernel_refs:
@@ -176,7 +176,7 @@ def _pointer_root(arg: ci.Cursor, scan: _Scan) -> int | None:
         return None
     if c.referenced.linkage not in (ci.LinkageKind.NO_LINKAGE, ci.LinkageKind.INTERNAL):
         return None  # another translation unit could assign it
-    h = c.referenced.hash
+    h = clang_ext.identity(c.referenced)
     if h in scan.allocated and h not in scan.spoiled and h not in scan.initialized:
         return h
     return None
@@ -211,7 +211,8 @@ def _block_extent(config: ci.Cursor, scan: _Scan, depth: int = 0) -> tuple[int |
         return tuple(dims)
     if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind == K.VAR_DECL:
         var = c.referenced
-        if var.hash in scan.spoiled or var.linkage not in (ci.LinkageKind.NO_LINKAGE, ci.LinkageKind.INTERNAL):
+        if (clang_ext.identity(var) in scan.spoiled
+                or var.linkage not in (ci.LinkageKind.NO_LINKAGE, ci.LinkageKind.INTERNAL)):
             return unknown
         init = clang_ext.var_decl_initializer(var)
         if init is None:

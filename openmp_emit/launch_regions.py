@@ -221,7 +221,7 @@ class _Finder:
             if init is not None:
                 if init.kind != K.DECL_STMT:
                     return False
-                header_vars = {d.hash for d in init.get_children() if d.kind == K.VAR_DECL}
+                header_vars = {clang_ext.identity(d) for d in init.get_children() if d.kind == K.VAR_DECL}
                 if not all(_only_reads(e) for d in init.get_children() for e in d.get_children()):
                     return False
             if cond is not None and not _only_reads(cond):
@@ -236,13 +236,13 @@ class _Finder:
         if any(not self.own_lines(s) for g in groups for s in g):
             return False
         for g in groups:  # declarations in host work must not be used outside it
-            declared = {d.hash for s in g if s.kind == K.DECL_STMT for d in s.get_children()}
+            declared = {clang_ext.identity(d) for s in g if s.kind == K.DECL_STMT for d in s.get_children()}
             outside = [s for s in stmts if s not in g]
             if declared and any(_refers(s, declared) for s in outside):
                 return False
-        written = {r.referenced.hash for g in groups for s in g for r in s.walk_preorder()
+        written = {clang_ext.identity(r.referenced) for g in groups for s in g for r in s.walk_preorder()
                    if r.kind == K.DECL_REF_EXPR and r.referenced is not None}
-        read_by_cond = {r.referenced.hash for r in (cond.walk_preorder() if cond is not None else ())
+        read_by_cond = {clang_ext.identity(r.referenced) for r in (cond.walk_preorder() if cond is not None else ())
                         if r.kind == K.DECL_REF_EXPR and r.referenced is not None} - header_vars
         region = Region("hoisted", loop.location.file.name, loop.location.line,
                         [s for s in stmts if self.launch_ok(s)])
@@ -347,11 +347,12 @@ def _changes_only(e: ci.Cursor, variables: set[int]) -> bool:
         return False
     while target.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
         target = list(target.get_children())[0]
-    return target.kind == K.DECL_REF_EXPR and target.referenced is not None and target.referenced.hash in variables
+    return (target.kind == K.DECL_REF_EXPR and target.referenced is not None
+            and clang_ext.identity(target.referenced) in variables)
 
 
 def _refers(s: ci.Cursor, decls: set[int]) -> bool:
-    return any(n.kind == K.DECL_REF_EXPR and n.referenced is not None and n.referenced.hash in decls
+    return any(n.kind == K.DECL_REF_EXPR and n.referenced is not None and clang_ext.identity(n.referenced) in decls
                for n in s.walk_preorder())
 
 

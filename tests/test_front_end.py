@@ -158,3 +158,26 @@ def test_include_of_file_with_kernels_is_inlined(tmp_path):
     assert '#include "plain.h"' in r.source
     assert '#include "kern.cu"' not in r.source.replace('// begin #include "kern.cu"', "")
     assert "void k(moccuda::LaunchConfig launch, int *a)" in r.source
+
+
+def test_symbol_ids_of_distinct_declarations_are_distinct():
+    """Symbol ids (and the keys host-code scans put declarations in sets by) were
+    ``Cursor.hash``, clang's 32-bit hash of the declaration's address and kind: about 8 pairs of
+    300,000 declarations share one (n^2 / 2^33 expected), so a big enough unit (PyTorch's headers
+    hold hundreds of thousands) could make two variables one symbol to the analyses.  The ids are
+    now the addresses themselves.  Distinct declarations are told apart here by clang's own
+    cursor equality (a set of cursors)."""
+    import clang.cindex as ci
+
+    from cuda_front.convert import symbol_id
+    from cuda_front.parse import clang_arguments
+
+    fields = ", ".join(f"a{j}" for j in range(1000))
+    source = "".join(f"struct S{i} {{ int {fields}; }};\n" for i in range(300))
+    tu = ci.Index.create().parse("ids.cu", args=clang_arguments(TranslateOptions()), unsaved_files=[("ids.cu", source)])
+    declarations = {c for top in tu.cursor.get_children() if top.location.file and top.location.file.name == "ids.cu"
+                    for c in [top, *top.get_children()]}
+    assert len(declarations) == 300 * 1001
+    assert len({symbol_id(c) for c in declarations}) == len(declarations)
+    again = {symbol_id(f) for top in tu.cursor.get_children() if top.spelling == "S7" for f in top.get_children()}
+    assert again <= {symbol_id(c) for c in declarations} and len(again) == 1000

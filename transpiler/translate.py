@@ -174,13 +174,13 @@ def shared_in_kept_code(scan: UnitScan) -> list[tuple[str, Edit]]:
     (``moccuda::block_dynamic_shared()``), another ``__shared__`` variable declared there a
     ``static thread_local`` one (:func:`_block_static`): the edits that say so.  A namespace-scope
     ``__shared__`` variable used there is a located error."""
-    shared = {c.hash for c in scan.namespace_shared}
+    shared = {clang_ext.identity(c) for c in scan.namespace_shared}
     edits = []
     for top in scan.others:
         if not shared and top.kind not in _CLASS_KINDS:
             continue  # host functions cannot declare __shared__ memory (clang rejects it)
         for n in top.walk_preorder():
-            if n.kind == K.DECL_REF_EXPR and n.referenced is not None and n.referenced.hash in shared:
+            if n.kind == K.DECL_REF_EXPR and n.referenced is not None and clang_ext.identity(n.referenced) in shared:
                 raise unsupported(location(n), "a __shared__ variable at namespace scope used outside kernels and "
                                   "__device__ functions (here, in a member function or host code)")
             if n.kind == K.DECL_STMT and any(K.CUDASHARED_ATTR in _attrs(v) for v in n.get_children()):
@@ -651,7 +651,7 @@ def launched_pointer_type_edits(unit: ParsedUnit, scan: UnitScan) -> list[tuple[
             declared = ref.type.get_declaration()
             if declared.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
                 ref = declared  # the pointer type has a name: that is where its parameters are
-            declarations.setdefault(ref.hash, ref)
+            declarations.setdefault(clang_ext.identity(ref), ref)
     edits = []
     for decl in declarations.values():
         at = _function_pointer_parameters(decl)
