@@ -195,8 +195,10 @@ def check_openmp_pragmas(index: ci.Index, path: Path, options: TranslateOptions,
     whose host code keeps its pragmas, is compiled with ``-fopenmp``: a malformed pragma
     (``reduction+( : sum)``) would pass the translation and fail in g++.  Errors in system headers
     are left to the compiler (the user cannot fix them, and the pragmas there are not ours to
-    judge)."""
-    tu = _parse(index, path, clang_arguments(options) + ["-fopenmp"], 0, unsaved)
+    judge).  ``_OPENMP`` stays as the first parse had it (``TranslateOptions.host_openmp``), as it is
+    in the translation: clang's ``-fopenmp`` would define it."""
+    openmp = ["-fopenmp"] if options.host_openmp else ["-fopenmp", "-U_OPENMP"]
+    tu = _parse(index, path, clang_arguments(options) + openmp, 0, unsaved)
     errors = [
         Diagnostic("error", _loc(d.location), f"{d.spelling} (with OpenMP on, as the translation is compiled)")
         for d in tu.diagnostics

@@ -274,3 +274,16 @@ def test_openmp_pragmas_in_host_and_device_code_translate_and_run(tmp_path):
         "{ int v = 0;\n#pragma omp simd reduction(+ : v)\n for (int i = 0; i < 3; ++i) v += 1;\n o[threadIdx.x] += v; }"))
     _, run, _ = translate_build_run(cu, tmp_path, threads=3)
     assert run.returncode == 0 and run.stdout.split() == [str(sum(range(64)) + 3 * 64)], run.stdout + run.stderr
+
+
+def test_the_openmp_check_keeps_the_sources_openmp_macro(tmp_path):
+    """The check's parse has OpenMP on, but ``_OPENMP`` as the translation has it: undefined unless
+    the host flags ask for OpenMP (nvcc's host compiler defines it only then), so it takes the
+    same branches of ``#ifdef _OPENMP`` as the first parse and as g++."""
+    cu = tmp_path / "omp.cu"
+    cu.write_text("#ifdef _OPENMP\n#error only -Xcompiler -fopenmp defines _OPENMP\n#endif\n"
+                  + _OPENMP_HOST.format(pragma="#pragma omp parallel for reduction(+ : sum)"))
+    _, run, _ = translate_build_run(cu, tmp_path, threads=3)
+    assert run.returncode == 0 and run.stdout.split() == [str(sum(range(64)) + 64)], run.stdout + run.stderr
+    with pytest.raises(CompileError, match="only -Xcompiler -fopenmp defines _OPENMP"):
+        translate_file(cu, TranslateOptions(host_openmp=True))
