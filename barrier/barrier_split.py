@@ -133,6 +133,7 @@ class BarrierSplit:
                     declared_in[n.sym] = i
                     decls[n.sym] = n
             top_level |= {s.sym for s in loop.body.stmts if isinstance(s, ir.VarDecl)}
+        program_order = {sym: i for i, sym in enumerate(decls)}
         uses = [used_symbols(loop.body) for loop in loops]
         crossing = {sym for sym, i in declared_in.items() if any(sym in u for j, u in enumerate(uses) if j != i)}
         if not crossing and not any(ir.contains(loop, ir.Return) for loop in loops[:-1]):
@@ -199,8 +200,9 @@ class BarrierSplit:
             j = next(counter)
             body = _rewrite_kept_decls(node.body, storage)
             needed = _needed_recomputations(uses[j], recomputed, kept, operands, declared_in, j)
-            prologue = tuple(decls[s] for s in sorted(
-                needed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)))
+            # In program order, so each value follows its operands (source lines do not say it:
+            # an inlined function's parameter is declared at the call, after the function's lines).
+            prologue = tuple(decls[s] for s in sorted(needed, key=program_order.__getitem__))
             body = replace(body, stmts=without_unused_decls(prologue + body.stmts, recomputed | pure_values))
             # Only what the body names: the loop that declared a value without initializer and
             # does not use it needs no binding (-Wall: unused variable).

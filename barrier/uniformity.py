@@ -592,6 +592,9 @@ class _Interpreter:
             self.arguments(e.args, by_reference=False)
             return Value(Level.UNKNOWN, "a warp collective's result")
         fn = self.bodies.get(name)
+        if fn is None and e.func.split("<", 1)[0] in _SAME_GROUP_FOR_THE_BLOCK:
+            self.arguments(e.args, by_reference=False)
+            return UNIFORM
         if fn is None:
             self.arguments(e.args, by_reference=name not in _BY_VALUE_LIBRARY)
             return Value(Level.UNKNOWN, f"the result of {e.func}(), which the analysis does not see into")
@@ -634,6 +637,11 @@ class _Interpreter:
 
 
 #: Library functions that take no C++ references: a variable passed to them stays as it was.
+#: The cooperative-groups functions whose group is the same value in every thread of a block
+#: (the block, or a tile size): the front end spells them fully qualified
+#: (``cuda_front.warp_front``), so no user function of the same name is taken for one.
+_SAME_GROUP_FOR_THE_BLOCK = frozenset({"cooperative_groups::this_thread_block", "cooperative_groups::tiled_partition"})
+
 _BY_VALUE_LIBRARY = frozenset({"printf", "assert", "__assert_fail", "__trap", "memcpy", "memset"})
 
 

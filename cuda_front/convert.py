@@ -278,6 +278,9 @@ class Converter:
         if kind.is_expression() or kind == K.UNEXPOSED_EXPR:
             if _is_barrier_call(cursor):
                 return [ir.Barrier(loc=loc)]
+            group_sync = warp_front.group_sync_statement(self, cursor)
+            if group_sync is not None:
+                return [group_sync]
             choice = _void_conditional(cursor)
             if choice is not None:
                 # `c ? __syncthreads() : __syncwarp();` is `if (c) ...; else ...;`: as an if, each

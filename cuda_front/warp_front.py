@@ -113,6 +113,8 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
         callee = list(callee.get_children())[0]
     if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
         bases = [c for c in callee.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if bases and _group_type(bases[0]) == CG + "thread_group":
+            return _any_group_method(callee.spelling or _dependent_member(callee, loc), conv.expr(bases[0]), loc)
         if bases and _group_type(bases[0]) == CG + "coalesced_group":
             return _coalesced_method(conv, cursor, callee.spelling or _dependent_member(callee, loc),
                                      conv.expr(bases[0]), args, loc)
@@ -214,6 +216,55 @@ def _grid_method(method: str, loc) -> ir.Expr:
     if method in vectors:
         return ir.BuiltinVector(vectors[method], loc=loc)
     raise unsupported(loc, f"grid_group::{method}()")
+
+
+def _any_group_method(method: str, group: ir.Expr, loc) -> ir.Expr:
+    """``thread_rank``, ``size`` and ``num_threads`` of a ``thread_group`` (a group of a kind
+    known at run time): its ``tile`` is a tile's size, 0 for the whole block.  Its ``sync()`` is
+    a statement (:func:`group_sync_statement`)."""
+    tile = ir.Member(group, "tile", False, loc=loc)
+    is_tile = ir.Binary("!=", tile, ir.Literal("0u", loc=loc), loc=loc)
+    flat = ir.flat_thread_index(loc)
+
+    def wide(e: ir.Expr) -> ir.Expr:
+        return ir.Cast("unsigned long long", e, "static", loc=loc)
+
+    if method == "thread_rank":
+        in_tile = ir.Binary("&", flat, ir.Binary("-", tile, ir.Literal("1u", loc=loc), loc=loc), loc=loc)
+        return wide(ir.Conditional(is_tile, in_tile, flat, loc=loc))
+    if method in ("size", "num_threads"):
+        return wide(ir.Conditional(is_tile, tile, ir.block_thread_count(loc), loc=loc))
+    if method == "sync":
+        raise unsupported(loc, "thread_group::sync() inside an expression (write it as a statement)")
+    raise unsupported(loc, f"thread_group::{method}() (thread_rank, size, num_threads and sync are supported)")
+
+
+def group_sync_statement(conv, cursor: ci.Cursor) -> ir.Stmt | None:
+    """``g.sync();`` or ``cg::sync(g);`` on a ``thread_group``: a barrier when ``g`` is the
+    whole block, a synchronization of its tile's lanes otherwise (``if (g.tile == 0)
+    __syncthreads(); else __syncwarp of the tile``).  None for any other statement."""
+    call = cursor
+    while call.kind == K.UNEXPOSED_EXPR and len(list(call.get_children())) == 1:
+        call = list(call.get_children())[0]
+    if call.kind != K.CALL_EXPR or call.spelling != "sync":
+        return None
+    children = list(call.get_children())
+    callee = children[0] if children else None
+    while callee is not None and callee.kind == K.UNEXPOSED_EXPR and len(list(callee.get_children())) == 1:
+        callee = list(callee.get_children())[0]
+    if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
+        objects = [c for c in callee.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+    else:
+        objects = list(call.get_arguments())
+    if len(objects) != 1 or _group_type(objects[0]) != CG + "thread_group":
+        return None
+    loc = _location(call)
+    tile = ir.Member(conv.expr(objects[0]), "tile", False, loc=loc)
+    block = ir.ExprStmt(ir.WarpCollective("sync", None, None, None, ir.Literal("32", loc=loc), "int", scope="block",
+                                          loc=loc), loc=loc)
+    lanes = ir.ExprStmt(ir.WarpCollective("syncwarp", ir.Literal(FULL_MASK, loc=loc), None, None, tile, "int",
+                                          loc=loc), loc=loc)
+    return ir.If(ir.Binary("==", tile, ir.Literal("0u", loc=loc), loc=loc), block, lanes, loc=loc)
 
 
 def _coalesced_method(conv, cursor: ci.Cursor, method: str, group: ir.Expr, args: list[ci.Cursor], loc) -> ir.Expr:
@@ -321,7 +372,15 @@ def _operator_object(conv, arg: ci.Cursor, loc) -> ir.Expr:
 
 
 def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
-    if name in ("this_thread_block", "tiled_partition", "this_grid"):
+    if name in ("this_thread_block", "tiled_partition"):
+        # Makes a group value (compile mode defines the function): spelled fully qualified, so
+        # that the uniformity analysis knows it for the same in every thread of the block.
+        callee = conv.expr(cursor.get_children().__iter__().__next__())
+        if not isinstance(callee, ir.Name) or name not in callee.name:
+            return None
+        spelled = callee.name[callee.name.index(name):]
+        return ir.Call(CG + spelled, tuple(conv.expr(a) for a in args), loc=loc)
+    if name == "this_grid":
         return None  # makes a group value: kept as written (compile mode defines it)
     if name == "coalesced_threads":
         # The lanes that reach the call together: __activemask() there.

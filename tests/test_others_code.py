@@ -263,3 +263,11 @@ def test_openmp_macro_as_nvcc_host_compiler_defines_it(tmp_path):
         assert built.returncode == 0, built.stderr
         done = subprocess.run([tmp_path / "host_openmp"], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and done.stdout.split() == ["SCALE", scale, "PASS"], done.stdout
+
+
+@covers("Cooperative groups", "thread_group parameter (any group: thread_rank, size, num_threads, sync)",
+        note="the group carries its tile size; sync is a barrier for the block, a tile sync otherwise")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_functions_taking_any_thread_group(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "thread_group_parameter.cu", tmp_path, TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

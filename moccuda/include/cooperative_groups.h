@@ -82,9 +82,18 @@ __device__ void sync(const thread_group &group);
 #else
 /* Variables of these types stay declared in the translation while their uses are gone: they are
  * meant to appear possibly unused (no -Wunused-but-set-variable). */
-class __attribute__((unused)) thread_group {};
+/* A thread_group (a function taking any group) knows which it is: `tile` is the size of a
+ * thread_block_tile, 0 for the whole block; the front end reads it for thread_rank, size and
+ * sync of a thread_group. */
+class __attribute__((unused)) thread_group {
+public:
+    unsigned int tile = 0;
+};
 class __attribute__((unused)) thread_block : public thread_group {};
-template <unsigned int Size> class __attribute__((unused)) thread_block_tile : public thread_group {};
+template <unsigned int Size> class __attribute__((unused)) thread_block_tile : public thread_group {
+public:
+    thread_block_tile() { tile = Size; }
+};
 class __attribute__((unused)) grid_group : public thread_group {};
 /* The group's lanes, as the front end computed them where coalesced_threads() was called. */
 class coalesced_group : public thread_group {
