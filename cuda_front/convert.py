@@ -551,7 +551,7 @@ class Converter:
         sym = 0
         if ref is not None and is_namespace_shared(ref):
             return ir.Name(ref.spelling, self.namespace_shared_decl(ref).sym, loc=loc)
-        if ref is not None:
+        if ref is not None and ref.kind.is_declaration():  # not an overload set still to resolve (in templates)
             sym = symbol_id(ref)
             if sym not in self.symbols:
                 self.symbols[sym] = ir.Symbol(sym, name, ref.type.spelling, _global_kind(ref), location(ref))
