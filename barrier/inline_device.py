@@ -10,9 +10,12 @@ A call is inlined where it stands as a statement, as the initializer of a declar
 inside the expression of a statement (``float m = block_sum(buf, v) / count;``): its value is
 computed first into a fresh variable.  The body runs in its own braces with each parameter
 declared and initialized from its argument; locals and parameters get names not used in the
-kernel, so an argument never refers to the parameter that shadows it.  A ``return`` must be the
-last statement of the function; a call in a loop condition or on one side of ``&&``, ``||`` or
-``?:`` is a located error (it would run a barrier conditionally).
+kernel, so an argument never refers to the parameter that shadows it.  A ``return`` before the
+end sets a fresh ``<fn>_returned`` flag (and the result) and leaves the loops and ``switch``es
+around it; the statements after anything that may return run under ``if (!<fn>_returned)``
+(``if (<fn>_returned) break;`` inside a loop), so a barrier after it is one that every thread
+still in the function reaches, as the uniformity analysis checks.  A call in a loop condition or
+on one side of ``&&``, ``||`` or ``?:`` is a located error (it would run a barrier conditionally).
 
 A function that declares ``__shared__`` variables (the block-reduce helper's
 ``static __shared__ T warp_sums[32]``) or uses namespace-scope ones is inlined too.  Each such
@@ -336,10 +339,7 @@ class Inliner:
         if self.depth >= MAX_DEPTH:
             raise unsupported(call.loc, f"recursion through '{call.func}', which synchronizes")
         body = ir.as_block(fn.body)
-        for n in body.walk():
-            if isinstance(n, ir.Return) and not (body.stmts and n is body.stmts[-1]):
-                raise unsupported(n.loc, f"a return before the end of '{fn.name}', which synchronizes "
-                                  "(it is inlined into the kernel)")
+        early_return = any(isinstance(n, ir.Return) and not (body.stmts and n is body.stmts[-1]) for n in body.walk())
         args = call.args[len(call.args) - len(fn.params):] if len(call.args) >= len(fn.params) else call.args
         if len(args) != len(fn.params):
             raise unsupported(call.loc, f"a call to '{fn.name}' with default arguments, which synchronizes")
@@ -365,7 +365,12 @@ class Inliner:
         self.hoisted.extend(d for d in shared if d.sym not in known)
         body = ir.pass_builtins_to_calls(body, self.ctx.device_builtins)
         stmts = list(body.stmts)
-        if stmts and isinstance(stmts[-1], ir.Return):
+        if early_return:
+            name = self.fresh(f"{fn.name}_returned")
+            flag = ir.Name(name, self.ctx.fresh_sym(name, "bool", "local", call.loc), loc=call.loc)
+            stmts = [ir.VarDecl(flag.sym, name, "bool", ir.Literal("false", loc=call.loc), loc=call.loc),
+                     *_returns_as_flag(tuple(stmts), result, flag, breakable=False)]
+        elif stmts and isinstance(stmts[-1], ir.Return):
             ret = stmts.pop()
             if ret.value is not None:
                 stmts.append(ir.ExprStmt(ir.Assign("=", result, ret.value, loc=ret.loc) if result is not None
@@ -378,6 +383,53 @@ class Inliner:
         finally:
             self.depth -= 1
         return [ir.Block(inner, loc=call.loc)]
+
+
+def _returns_as_flag(stmts: tuple[ir.Stmt, ...], result: ir.Name | None, flag: ir.Name,
+                     breakable: bool) -> list[ir.Stmt]:
+    """``stmts`` of an inlined function without ``return``: each sets ``result`` and ``flag``
+    (and breaks out of the loop or ``switch`` around it, when ``breakable``); what follows a
+    statement that may return runs only while ``flag`` is false."""
+    loc = flag.loc
+    out: list[ir.Stmt] = []
+    for i, s in enumerate(stmts):
+        out.append(_return_as_flag(s, result, flag, breakable))
+        if isinstance(s, ir.Return):
+            return out  # what follows is never reached
+        if not ir.contains(s, ir.Return) or i + 1 == len(stmts):
+            continue
+        if breakable:
+            out.append(ir.If(flag, ir.Break(loc=loc), loc=loc))
+            continue
+        rest = _returns_as_flag(stmts[i + 1:], result, flag, breakable)
+        out.append(ir.If(ir.Unary("!", flag, loc=loc), ir.Block(tuple(rest), loc=loc), loc=loc))
+        return out
+    return out
+
+
+def _return_as_flag(s: ir.Stmt, result: ir.Name | None, flag: ir.Name, breakable: bool) -> ir.Stmt:
+    if isinstance(s, ir.Return):
+        done: list[ir.Stmt] = []
+        if s.value is not None:
+            done.append(ir.ExprStmt(ir.Assign("=", result, s.value, loc=s.loc) if result is not None else s.value,
+                                    loc=s.loc))
+        done.append(ir.ExprStmt(ir.Assign("=", flag, ir.Literal("true", loc=s.loc), loc=s.loc), loc=s.loc))
+        if breakable:
+            done.append(ir.Break(loc=s.loc))
+        return ir.Block(tuple(done), loc=s.loc)
+    if not ir.contains(s, ir.Return):
+        return s
+    if isinstance(s, ir.Block):
+        return replace(s, stmts=tuple(_returns_as_flag(s.stmts, result, flag, breakable)))
+    if isinstance(s, ir.If):
+        otherwise = None if s.otherwise is None else _return_as_flag(s.otherwise, result, flag, breakable)
+        return replace(s, then=_return_as_flag(s.then, result, flag, breakable), otherwise=otherwise)
+    if isinstance(s, (ir.For, ir.While, ir.DoWhile, ir.Switch)):
+        return replace(s, body=_return_as_flag(s.body, result, flag, True))
+    if isinstance(s, ir.Case):
+        return replace(s, body=_return_as_flag(s.body, result, flag, breakable))
+    raise unsupported(s.loc, "a return inside this statement, before the end of a function that synchronizes "
+                             "(it is inlined into the kernel)")
 
 
 @register

@@ -271,3 +271,30 @@ def test_openmp_macro_as_nvcc_host_compiler_defines_it(tmp_path):
 def test_functions_taking_any_thread_group(tmp_path, lowering):
     _, run, _ = translate_build_run(OTHERS / "thread_group_parameter.cu", tmp_path, TranslateOptions(lowering=lowering))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Device functions", "return before the end of a __device__ function that synchronizes (inlined)",
+        note="a flag: what follows runs only while the function has not returned")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_early_returns_in_inlined_synchronizing_functions(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "early_return_in_synchronizing_function.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Kernels and memory", "a member function calling a __device__ function that synchronizes",
+        status="not supported", note="located error: call it from the kernel or a non-member __device__ function")
+def test_member_function_calling_a_synchronizing_function_is_a_located_error(tmp_path):
+    cu = tmp_path / "member_calls.cu"
+    cu.write_text("template <int W> __device__ float lanes_sum(float v) {\n"
+                  "  for (int m = W / 2; m > 0; m /= 2) v += __shfl_xor_sync(0xffffffffu, v, m);\n"
+                  "  return v;\n"
+                  "}\n"
+                  "template <int W> struct Dot {\n"
+                  "  static __device__ float of(float a, float b) { return lanes_sum<W>(a * b); }\n"
+                  "};\n"
+                  "__global__ void k(float *p) { p[threadIdx.x] = Dot<32>::of(p[threadIdx.x], 2.0f); }\n"
+                  "int main() { return 0; }\n")
+    built = run_cli(cu, "-o", tmp_path / "member_calls")
+    assert built.returncode == 1 and "member_calls.cu:6:" in built.stderr, built.stderr
+    assert "error: a call of 'lanes_sum', which synchronizes" in built.stderr, built.stderr

@@ -314,8 +314,8 @@ _FUNCTION_KINDS = frozenset({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD,
                              K.CONVERSION_FUNCTION, K.LAMBDA_EXPR})
 
 
-def builtins_in_kept_code(scan: UnitScan, translated: set[str],
-                          needs: dict[str, tuple[str, ...]]) -> list[tuple[str, Edit]]:
+def builtins_in_kept_code(scan: UnitScan, translated: set[str], needs: dict[str, tuple[str, ...]],
+                          inlined: set[str] = frozenset()) -> list[tuple[str, Edit]]:
     """Device code kept as written (a functor's ``operator()``, a member function, a lambda in
     one) reads ``threadIdx``, ``blockIdx``, ``blockDim`` and ``gridDim`` as
     ``moccuda::ambient().threadIdx`` and so on: the values of the CUDA thread the calling OpenMP
@@ -325,7 +325,8 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str],
     ``linear_tid(RowMajorTid(...))`` in a constructor's member initializer list).  The edits that
     say so; code outside the functions the converter rewrites (the kernels and the ``__device__``
     functions named in ``translated``) is kept.  A read in host code, or spelled by a macro, is a
-    located error: there is no CUDA thread there, and no source text of ours to edit."""
+    located error: there is no CUDA thread there, and no source text of ours to edit; so is a
+    call there of a function in ``inlined`` (it synchronizes: only kernels hold its code)."""
     kept = [c for name, overloads in scan.device_functions.items() if name not in translated for c in overloads]
     edits = []
     pending = [(c, False) for c in (*scan.others, *kept)]
@@ -346,6 +347,10 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str],
             at = cursor.extent.start
             edits.append((at.file.name, Edit(at.offset, cursor.extent.end.offset,
                                              f"moccuda::ambient().{cursor.spelling}")))
+        elif cursor.kind == K.CALL_EXPR and in_device and _callee_name(cursor) in inlined:
+            raise unsupported(location(cursor), f"a call of '{_callee_name(cursor)}', which synchronizes (it is inlined "
+                                                "into the kernels), from a member function or lambda kept as written "
+                                                "(call it from the kernel or a non-member __device__ function)")
         elif cursor.kind == K.CALL_EXPR and needs.get(cursor.spelling) and in_device:
             edits.append(_ambient_arguments(cursor, needs[cursor.spelling]))
         pending.extend((c, in_device) for c in cursor.get_children())
@@ -365,6 +370,18 @@ def _no_synchronization_in_kept_code(function: ci.Cursor) -> None:
             raise unsupported(location(n), f"{n.spelling}() in a member function (kept as written, it runs within "
                                            "one thread's code: make the function a non-member __device__ function, "
                                            "which cuda2cpu inlines into the kernel)")
+
+
+def _callee_name(call: ci.Cursor) -> str:
+    """The function a call names, also in a template where overload resolution is still to come
+    (libclang leaves such a call unnamed)."""
+    if call.spelling:
+        return call.spelling
+    node = next(iter(call.get_children()), None)
+    while node is not None and node.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR):
+        inner = [c for c in node.get_children() if c.kind not in (K.NAMESPACE_REF, K.TYPE_REF)]
+        node = inner[0] if inner else None
+    return node.spelling if node is not None and node.kind == K.OVERLOADED_DECL_REF else ""
 
 
 def _ambient_arguments(call: ci.Cursor, builtins: tuple[str, ...]) -> tuple[str, Edit]:
@@ -877,7 +894,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
     inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
     kept_builtins = builtins_in_kept_code(scan, set(needs) | inlined,
-                                          {name: b for name, b in needs.items() if name not in inlined})
+                                          {name: b for name, b in needs.items() if name not in inlined}, inlined)
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
