@@ -502,6 +502,8 @@ class Converter:
             raise unsupported(loc, "'this' in device code")
         if kind == K.CXX_THROW_EXPR:
             raise unsupported(loc, "throw in device code")
+        if kind == K.StmtExpr:
+            return self.statement_expression(cursor, children)
         if kind == K.SIZE_OF_PACK_EXPR:
             # sizeof...(Pack): the pack's name is the identifier in the parentheses.
             written = clang_ext.written_tokens(cursor)
@@ -660,6 +662,33 @@ class Converter:
                 return device_assert(args, loc)
             return ir.Call(callee.name, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
+
+    def statement_expression(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        """A GNU statement expression that names values and computes one from them, the
+        type-generic min/max macros' ``({ __typeof__(x) _x = (x); __typeof__(y) _y = (y);
+        _x < _y ? _x : _y; })``: each name stands for its initializer converted to its type
+        (``(int)(x) < (int)(y) ? (int)(x) : (int)(y)``).  That evaluates an initializer once per
+        use, so it must be free of side effects (no assignment, increment or call); any other
+        statement expression is a located error."""
+        loc = location(cursor)
+        what = ("a GNU statement expression ({ ... }) in device code, other than declarations of values without side "
+                "effects followed by an expression (write it as statements)")
+        items = list(children[0].get_children()) if children and children[0].kind == K.COMPOUND_STMT else []
+        if not items or items[-1].kind == K.DECL_STMT or not (items[-1].kind.is_expression()
+                                                                  or items[-1].kind == K.UNEXPOSED_EXPR):
+            raise unsupported(loc, what)
+        values: dict[int, ir.Expr] = {}
+        for item in items[:-1]:
+            decls = list(item.get_children()) if item.kind == K.DECL_STMT else []
+            if len(decls) != 1 or decls[0].kind != K.VAR_DECL or clang_ext.var_decl_initializer(decls[0]) is None:
+                raise unsupported(location(item), what)
+            var = decls[0]
+            type_name = var.type.get_canonical().spelling
+            init = self.expr(clang_ext.var_decl_initializer(var))
+            if "dependent" in type_name or "type-parameter" in type_name or not _free_of_side_effects(init):
+                raise unsupported(location(var), what)
+            values[symbol_id(var)] = _substituted(ir.Cast(type_name, init, "c", loc=location(var)), values)
+        return _substituted(self.expr(items[-1]), values)
 
     def builtin_type_construct(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | None:
         """``int(x)`` on a dependent operand inside a template (``int(vals[j])`` where ``vals`` is
@@ -920,6 +949,24 @@ def _unresolved_operator(children: list[ci.Cursor]) -> ci.Cursor | None:
         if len(refs) == 1 and refs[0].spelling in _OPERATOR_NAMES:
             return refs[0]
     return None
+
+
+def _free_of_side_effects(e: ir.Expr) -> bool:
+    """No assignment, increment, call or warp operation anywhere in ``e``: evaluating it twice
+    is evaluating it once."""
+    for n in e.walk():
+        if isinstance(n, (ir.Assign, ir.Call, ir.IndirectCall, ir.WarpCollective)):
+            return False
+        if isinstance(n, ir.Unary) and n.op in ("++", "--"):
+            return False
+    return True
+
+
+def _substituted(e: ir.Expr, values: dict[int, ir.Expr]) -> ir.Expr:
+    """``e`` with each name whose symbol ``values`` holds replaced by that expression."""
+    if not values:
+        return e
+    return ir.transform(e, lambda n: values[n.sym] if isinstance(n, ir.Name) and n.sym in values else n)
 
 
 def _file_tokens_of(cursor: ci.Cursor) -> list[ci.Token]:

@@ -298,3 +298,23 @@ def test_member_function_calling_a_synchronizing_function_is_a_located_error(tmp
     built = run_cli(cu, "-o", tmp_path / "member_calls")
     assert built.returncode == 1 and "member_calls.cu:6:" in built.stderr, built.stderr
     assert "error: a call of 'lanes_sum', which synchronizes" in built.stderr, built.stderr
+
+
+@covers("Kernels and memory", "GNU statement expression naming values without side effects (PPCG's min/max macros)",
+        note="each name stands for its initializer converted to its type")
+def test_statement_expressions(tmp_path):
+    _passes(tmp_path, "statement_expressions.cu")
+
+
+@covers("Kernels and memory", "GNU statement expression with side effects or statements", status="not supported",
+        note="located error: write it as statements")
+def test_statement_expression_with_side_effects_is_a_located_error(tmp_path):
+    cu = tmp_path / "stmt_expr.cu"
+    cu.write_text("__global__ void k(int *o) {\n"
+                  "  int i = threadIdx.x;\n"
+                  "  o[i] = ({ int v = o[i]++; v * 2; });\n"
+                  "}\n"
+                  "int main() { return 0; }\n")
+    built = run_cli(cu, "-o", tmp_path / "stmt_expr")
+    assert built.returncode == 1 and "stmt_expr.cu:3:" in built.stderr, built.stderr
+    assert "error: a GNU statement expression ({ ... }) in device code" in built.stderr, built.stderr
