@@ -413,14 +413,18 @@ def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     return f"{head}void {name or kernel.name + kernel.specialization}({', '.join(params)})"
 
 
-def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] = frozenset()) -> str:
+def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] = frozenset(),
+                assumed_block: tuple[int | None, int | None, int | None] | None = None) -> str:
     """The kernel as a C++ function taking the launch configuration first.
 
     ``team``: the kernel is also launched inside parallel regions the host code opens
     (``launch-regions``), so its grid loop is an orphaned work-sharing loop in a function
     ``NAME__team`` that every thread of a team calls, and ``NAME`` opens a region around it.
     ``trapping``: the translated device functions that can fail a device assert
-    (:func:`trapping_functions`)."""
+    (:func:`trapping_functions`).  ``assumed_block``: the block size (x, y, z; None where unknown)
+    the translation took from the launches of its file, for a kernel other files may launch too:
+    ``NAME`` checks it first (``moccuda::check_assumed_block``)."""
+    check = assumed_block_check(kernel, assumed_block)
     used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
     printer = KernelPrinter(names=LoopNames.avoiding(used), team=team, trapping=trapping)
     args = ", ".join(["launch"] + [p.name for p in kernel.params])
@@ -435,6 +439,8 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
+        if check:
+            printer.emit(check)
     for local_type in kernel.local_types:
         printer.emit(local_type.text)
     printer.emit("if (!moccuda::launch_begin(launch)) return;")
@@ -451,11 +457,36 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
+        if check:
+            printer.emit(check)
         printer.emit("#pragma omp parallel")
         printer.emit(f"{team_function_name(kernel.name)}{kernel.template_args}({args});")
         printer.indent -= 1
         printer.emit("}")
     return _fix_pragmas(printer.text())
+
+
+def assumed_block_check(kernel: ir.Kernel, assumed_block) -> str:
+    """The statement that checks a launch's block size against ``assumed_block``, or ''."""
+    if assumed_block is None or all(d is None for d in assumed_block):
+        return ""
+    sizes = ", ".join(f"{d or 0}u" for d in assumed_block)
+    where = f"{kernel.loc.file}:{kernel.loc.line}:{kernel.loc.column}"
+    return f"moccuda::check_assumed_block(launch, {sizes}, {c_string(where)}, {c_string(kernel.name)});"
+
+
+def c_string(text: str) -> str:
+    """``text`` as a C string literal (octal escapes for what is not printable ASCII)."""
+    out = []
+    for byte in text.encode("utf-8", "surrogateescape"):
+        ch = chr(byte)
+        if ch in '"\\?':
+            out.append("\\" + ch)
+        elif 32 <= byte < 127:
+            out.append(ch)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
 
 
 #: What ``emit_kernel(..., team=True)`` appends to a kernel's name for its work-sharing form.

@@ -395,3 +395,79 @@ __global__ void k(float *out) {
     first, second = (conflicts_text(e, facts) for e in effects)
     assert any(a.startswith("write put(s[threadIdx.x]") and b == "read s[63 - threadIdx.x]" for a, b in first), first
     assert ("write mine", "read t[slot]") in second, second
+
+
+LAST_ROW = """#include <cstdio>
+{storage}__global__ void last_row(int *out)
+{{
+    __shared__ int s[64];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    if (ty == blockDim.y - 1)
+        s[tx] = tx * 3 + 1;
+    __syncthreads();
+    out[(blockIdx.x * blockDim.y + ty) * blockDim.x + tx] = s[tx];
+}}
+int from_other_file();
+int main()
+{{
+    int *out;
+    cudaMallocManaged(&out, 256 * sizeof(int));
+    last_row<<<2, 32>>>(out);
+    cudaDeviceSynchronize();
+    int bad = 0;
+    for (int i = 0; i < 64; ++i) bad += out[i] != (i % 32) * 3 + 1;
+    bad += from_other_file();
+    printf("%s %d\\n", bad ? "FAIL" : "PASS", bad);
+    return bad != 0;
+}}
+"""
+FROM_OTHER_FILE = """__global__ void last_row(int *out);
+int from_other_file()
+{{
+    int *out;
+    cudaMallocManaged(&out, 256 * sizeof(int));
+    last_row<<<2, {block}>>>(out);
+    cudaDeviceSynchronize();
+    int bad = 0;
+    for (int i = 0; i < 2 * {threads}; ++i) bad += out[i] != (i % 32) * 3 + 1;
+    return bad;
+}}
+"""
+
+
+@pytest.mark.parametrize("block, threads", [("dim3(32, 4)", 128), ("32", 32)])
+def test_a_launch_from_another_file_is_checked_against_the_block_size_assumed(tmp_path, block, threads):
+    """Every launch in last_row's file gives blocks of 32x1x1, so its barrier looks redundant (each
+    thread reads the slot it wrote).  A launch from another file with 32x4 blocks (rows 0-2 read
+    what row 3 writes) computed wrong values, silently (FAIL 96); the kernel, which other files can
+    launch, now checks the block size the translation assumed and stops there with a located
+    message.  The same block size from the other file runs."""
+    from support import run_cli
+
+    (tmp_path / "a.cu").write_text(LAST_ROW.format(storage=""))
+    (tmp_path / "b.cu").write_text(FROM_OTHER_FILE.format(block=block, threads=threads))
+    built = run_cli("a.cu", "b.cu", "-o", "prog", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    import subprocess
+    run = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, timeout=60)
+    if threads == 32:
+        assert run.returncode == 0 and run.stdout.strip() == "PASS 0", run.stdout + run.stderr
+    else:
+        assert run.returncode != 0 and "PASS" not in run.stdout and "FAIL" not in run.stdout, run.stdout
+        assert ("a.cu:2:17: error: kernel 'last_row' was translated for blocks of 32x1x1 threads (the block size of "
+                "every launch of it in its file) and is launched with 32x4x1, from another file") in run.stderr
+
+
+def test_a_kernel_only_its_own_file_can_launch_is_not_checked(tmp_path):
+    """A static kernel's launches are all in its file: the block size they give is a proof."""
+    from support import run_cli
+
+    (tmp_path / "a.cu").write_text(LAST_ROW.format(storage="static ").replace("int from_other_file();", "")
+                                   .replace("bad += from_other_file();", ""))
+    translated = run_cli("--emit=openmp", "a.cu", "-o", "a.cpp", cwd=tmp_path)
+    assert translated.returncode == 0, translated.stderr
+    assert "check_assumed_block" not in (tmp_path / "a.cpp").read_text()
+    (tmp_path / "c.cu").write_text(LAST_ROW.format(storage="").replace("int from_other_file();", "")
+                                   .replace("bad += from_other_file();", ""))
+    assert run_cli("--emit=openmp", "c.cu", "-o", "c.cpp", cwd=tmp_path).returncode == 0
+    assert 'check_assumed_block(launch, 32u, 1u, 1u, "c.cu:2:17", "last_row");' in (tmp_path / "c.cpp").read_text()

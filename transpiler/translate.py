@@ -525,6 +525,16 @@ def macro_directives(data: bytes, start: int, end: int) -> str:
     return "\n" + "\n".join(kept) + "\n"
 
 
+def _block_other_files_must_match(kernel: ci.Cursor, facts) -> tuple[int | None, int | None, int | None] | None:
+    """The block size the barrier analyses took from the kernel's launches in this file
+    (:mod:`cuda_front.launch_sites`), where a launch from another file could give another: the
+    kernel has external linkage.  The translated kernel checks it at each launch
+    (:func:`openmp_emit.emit.emit_kernel`); one that only this file can launch needs no check."""
+    if facts is None or kernel.linkage in (ci.LinkageKind.INTERNAL, ci.LinkageKind.NO_LINKAGE):
+        return None
+    return facts.block_extent
+
+
 def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tuple[str, int]] = frozenset()) -> list[Edit]:
     """``k<<<g, b, s, st>>>(args)`` becomes ``k(moccuda::LaunchConfig(g, b, s, st), args)``; inside
     a region of ``launch-regions`` (``team_launches``: file and end offset of the kernel's name),
@@ -922,7 +932,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     trapping = emit.trapping_functions(program)
     for cursor, kernel in zip(scan.kernels, program.kernels):
         file, start, end = _extent(cursor)
-        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels, trapping=trapping)
+        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels, trapping=trapping,
+                                assumed_block=_block_other_files_must_match(cursor, ctx.launches.get(kernel.name)))
         if kernel.name in team_kernels and cursor.lexical_parent.kind == K.LINKAGE_SPEC:
             # `extern "C"` written before the kernel applies to the first declaration of the text:
             # the kernel's own, not its static team function.

@@ -123,6 +123,32 @@ inline bool launch_begin(const LaunchConfig &launch, const void *kernel = nullpt
     return moccuda_launch_check(launch.grid, launch.block, launch.shared_bytes, launch.stream, kernel) == cudaSuccess;
 }
 
+/* cuda2cpu translates a kernel for the block size that all its launches in its own file give
+ * (x, y, z; 0 where they do not agree on a constant): its barrier analyses may rest on it.  A
+ * kernel that other files can launch (external linkage) checks it first: a launch from elsewhere
+ * with another block size stops the program with a message located at the kernel, never runs a
+ * translation made for other blocks. */
+inline void check_assumed_block(const LaunchConfig &launch, unsigned x, unsigned y, unsigned z, const char *where,
+                                const char *kernel)
+{
+    if ((x == 0 || launch.block.x == x) && (y == 0 || launch.block.y == y) && (z == 0 || launch.block.z == z))
+        return;
+    char assumed[3][16];
+    const unsigned sizes[3] = {x, y, z};
+    for (int d = 0; d < 3; ++d) {
+        if (sizes[d])
+            snprintf(assumed[d], sizeof assumed[d], "%u", sizes[d]);
+        else
+            snprintf(assumed[d], sizeof assumed[d], "*");
+    }
+    fprintf(stderr,
+            "%s: error: kernel '%s' was translated for blocks of %sx%sx%s threads (the block size of every launch "
+            "of it in its file) and is launched with %ux%ux%u, from another file: launch it with that block size, "
+            "or from a function of its own file\n",
+            where, kernel, assumed[0], assumed[1], assumed[2], launch.block.x, launch.block.y, launch.block.z);
+    abort();
+}
+
 /* What a failing device assert throws: it ends the CUDA thread that failed.  The translated
  * kernel catches it around each thread's code (cuda2cpu emits the try only in kernels that can
  * assert), so it never leaves an OpenMP region. */

@@ -12,6 +12,7 @@
 
 void vecadd(moccuda::LaunchConfig launch, const float *a, const float *b, float *c, int n)
 {
+    moccuda::check_assumed_block(launch, 256u, 1u, 1u, "vecadd.cu:4:17", "vecadd");
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;
