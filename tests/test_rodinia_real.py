@@ -45,3 +45,8 @@ def test_symbol_named_by_a_string_linked_by_a_makefile(tmp_path):
     assert linked.returncode == 0, linked.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, env=dict(os.environ, OMP_NUM_THREADS="2"))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Headers", "cuda_gl_interop.h (OpenGL interop declared; every call returns cudaErrorNotSupported)")
+def test_gl_interop_header(tmp_path):
+    _passes(tmp_path, "gl_interop_header.cu")
