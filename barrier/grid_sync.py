@@ -33,7 +33,17 @@ thread per block for a cooperative launch (the launch checked the grid fits:
 otherwise, where a block reaching ``grid.sync()`` stops the program with an error naming
 ``cudaLaunchCooperativeKernel``.  ``grid_group::is_valid()`` tells the two apart at run time.
 
-Not translated (located errors): ``grid.sync()`` in a kernel lowered with the fiber fallback.
+**Blocks that wait for each other.**  A kernel whose loop spins until an atomic read of memory
+(``while (atomicAdd(&flags[task], 0) == 0) {}``) sees what another block writes relies on the
+blocks being resident at once, as a small grid is on a GPU (Chai's "persistent blocks" chain
+their tasks this way); run one after the other on fewer OpenMP threads than blocks, a block
+waiting for a later one waits forever.  Such a kernel is scheduled ``cooperative`` too, and each
+spinning loop yields its core first (``moccuda::cooperative::spin_yield()``): ``run_grid`` runs
+its blocks each on its own thread for every launch whose grid the device could hold at once
+(the size a cooperative launch is allowed), and as an ordinary OpenMP loop beyond that.
+
+Not translated (located errors): ``grid.sync()`` in a kernel lowered with the fiber fallback
+(a loop waiting for another block is fine there: the block's fibers run on the block's thread).
 
 Before::
 
@@ -60,6 +70,39 @@ from transpiler.passes import PassContext, map_kernels, register
 #: Grid-scope operations that need the blocks run by ``moccuda::cooperative::run_grid``.
 GRID_CALLS = (GRID_SYNC, "moccuda::cooperative::grid_is_valid")
 PHASE_TYPE = "moccuda::cooperative::GridPhase"
+#: Called first in each turn of a loop that waits for another block (``spinning_loops``); its
+#: presence tells the printer that the blocks must run at once for any launch.
+SPIN_YIELD = "moccuda::cooperative::spin_yield"
+#: Atomic read-modify-writes that leave memory as it was when their operand is 0: a read.
+_READING_WITH_ZERO = ("atomicAdd", "atomicSub", "atomicOr", "atomicXor")
+
+
+def _is_atomic_read(n: ir.Node) -> bool:
+    """``atomicAdd(p, 0)`` and the like (any scope suffix), or ``__nv_atomic_load_n``."""
+    if not isinstance(n, ir.Call):
+        return False
+    name = ir.callee_name(n.func)
+    if name.startswith("__nv_atomic_load"):
+        return True
+    return (name.startswith(_READING_WITH_ZERO) and len(n.args) == 2 and isinstance(n.args[1], ir.Literal)
+            and n.args[1].text.strip("()") in ("0", "0u", "0U"))
+
+
+def spinning_loops(grid: ir.GridLoop) -> list[ir.Stmt]:
+    """The loops of the kernel whose condition reads memory atomically: they wait until another
+    thread, of another block as like as not, writes it.  (A spin lock's atomicCAS and the CAS
+    loop of an atomic update write what they read: not waits for another block.)"""
+    return [n for n in grid.walk() if _spins(n)]
+
+
+def _spins(n: ir.Node) -> bool:
+    return isinstance(n, (ir.While, ir.DoWhile, ir.For)) and n.cond is not None \
+        and any(map(_is_atomic_read, n.cond.walk()))
+
+
+def _yield_in(loop: ir.Stmt) -> ir.Stmt:
+    pause = ir.ExprStmt(ir.Call(SPIN_YIELD, (), loc=loop.loc), loc=loop.loc)
+    return replace(loop, body=ir.Block((pause,) + ir.as_block(loop.body).stmts, loc=loop.loc))
 
 
 def _is_grid_sync(s: ir.Node) -> bool:
@@ -80,7 +123,10 @@ class GridSync:
         if grid is None:
             return kernel
         calls = [n for n in grid.walk() if isinstance(n, ir.Call) and n.func in GRID_CALLS]
-        if not calls:
+        spinning = spinning_loops(grid)
+        if spinning:
+            grid = ir.transform(grid, lambda n: _yield_in(n) if _spins(n) else n)
+        if not calls and not spinning:
             return kernel
         syncs = [c for c in calls if c.func == GRID_SYNC]
         if syncs and ir.contains(grid, ir.FiberLoop):

@@ -33,9 +33,13 @@ class CooperativePrinting:
         from openmp_emit.emit import _pointer_to_element  # emit.py imports this module
         from openmp_emit.printer import declare
 
+        from barrier.grid_sync import SPIN_YIELD
+
         bx, by, bz = self.names.block
         self.emit(f"moccuda::cooperative::run_grid(launch, [&](const unsigned {bx}, const unsigned {by}, "
                   f"const unsigned {bz}) {{")
+        # Blocks that wait for each other run at once for any launch the device could hold.
+        waits = any(isinstance(n, ir.Call) and n.func == SPIN_YIELD for n in s.walk())
         self.indent += 1
         self.block_index(s)
         if s.dynamic_shared or s.binds_dynamic_shared:
@@ -48,4 +52,4 @@ class CooperativePrinting:
         for child in s.body.stmts:
             self.stmt(child)
         self.indent -= 1
-        self.emit("});")
+        self.emit("}, /*blocks_wait_for_each_other=*/true);" if waits else "});")

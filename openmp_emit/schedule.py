@@ -65,7 +65,12 @@ class Schedule:
             if grid is None:
                 return kernel
             if grid.schedule == "cooperative":  # grid-sync: all blocks at once, each on its own thread
-                ctx.report(kernel).schedule = "cooperative (grid.sync(): every block on its own thread)"
+                from barrier.grid_sync import SPIN_YIELD
+
+                waits = any(isinstance(n, ir.Call) and n.func == SPIN_YIELD for n in grid.walk())
+                ctx.report(kernel).schedule = ("cooperative (its blocks wait for each other: every block on its own "
+                                               "thread when the device holds the grid at once)" if waits else
+                                               "cooperative (grid.sync(): every block on its own thread)")
                 return kernel
             flat_ok = can_be_flat(grid)
             wanted = ctx.schedule

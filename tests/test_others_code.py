@@ -318,3 +318,14 @@ def test_statement_expression_with_side_effects_is_a_located_error(tmp_path):
     built = run_cli(cu, "-o", tmp_path / "stmt_expr")
     assert built.returncode == 1 and "stmt_expr.cu:3:" in built.stderr, built.stderr
     assert "error: a GNU statement expression ({ ... }) in device code" in built.stderr, built.stderr
+
+
+@covers("Kernels and memory", "blocks waiting for each other through memory (while (atomicAdd(&flag, 0) == 0);)",
+        note="every block on its own thread when the device holds the grid at once, as a GPU runs a small grid; "
+             "each spinning turn yields the core")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_blocks_waiting_for_each_other(tmp_path, lowering):
+    # 8 blocks on 2 OpenMP threads: run one after the other, the first block waits forever.
+    _, run, _ = translate_build_run(OTHERS / "blocks_waiting_on_blocks.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering), timeout=60)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

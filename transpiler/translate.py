@@ -1006,6 +1006,9 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     body = source_text(render_file(main, edits, scan, includes, dirty, inlined))
     # Kernels lowered with fibers (the fallback lowering) need MocCUDA's fiber scheduler.
     runtime_includes = f"#include <{fiber_emit.FIBERS_HEADER}>\n" if fiber_emit.uses_fibers(program) else ""
+    # Blocks run at once (grid.sync(), blocks waiting for each other) need MocCUDA's run_grid.
+    if any(g is not None and g.schedule == "cooperative" for g in map(ir.grid_loop, program.kernels)):
+        runtime_includes += "#include <cooperative_groups.h>\n"
     # The translation is compiled with -fopenmp, which defines _OPENMP; the source was parsed as
     # nvcc's host compiler sees it, without _OPENMP unless the user's flags ask for OpenMP: keep
     # its #ifdef _OPENMP choices (after the runtime headers, which use OpenMP themselves).

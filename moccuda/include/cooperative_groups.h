@@ -179,12 +179,28 @@ private:
     GridBarrier *grid_ = current_grid();
 };
 
+/* A loop waiting for another block gives up its core each turn, so that the block it waits for
+ * runs (blocks outnumber the cores). */
+inline void spin_yield() { std::this_thread::yield(); }
+
+/* Whether the device holds the launch's blocks all at once (the size a cooperative launch may
+ * have, at most the device's resident blocks). */
+inline bool grid_fits_at_once(unsigned long long count)
+{
+    int sms = 0, per_sm = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, 0);
+    return count <= (unsigned long long)sms * (unsigned long long)per_sm;
+}
+
 /* Runs `block(bx, by, bz)` for every block of the launch.  A cooperative launch (whose size
  * cudaLaunchCooperativeKernel checked) runs every block on a thread of its own, all at once, so
- * that a block waiting in grid.sync() never keeps another from arriving; otherwise the blocks run
+ * that a block waiting in grid.sync() never keeps another from arriving; so does any launch of
+ * a kernel whose blocks wait for each other through memory (`blocks_wait_for_each_other`, the
+ * translator's finding), when the device could hold its grid at once.  Otherwise the blocks run
  * as an OpenMP loop, as any kernel's do (grid_group::is_valid() is then false). */
 template <class Block>
-inline void run_grid(const LaunchConfig &launch, Block block)
+inline void run_grid(const LaunchConfig &launch, Block block, bool blocks_wait_for_each_other = false)
 {
     const dim3 g = launch.grid;
     const unsigned long long count = (unsigned long long)g.x * g.y * g.z;
@@ -193,19 +209,21 @@ inline void run_grid(const LaunchConfig &launch, Block block)
         block((unsigned)(b % g.x), (unsigned)(b / g.x % g.y), (unsigned)(b / g.x / g.y));
         current_grid() = nullptr;
     };
-    if (!launch.cooperative) {
+    const bool at_once = launch.cooperative || (blocks_wait_for_each_other && grid_fits_at_once(count));
+    if (!at_once) {
 #pragma omp parallel for schedule(static)
         for (unsigned long long b = 0; b < count; ++b)
             run(b, nullptr);
         return;
     }
     GridBarrier grid(count);
+    GridBarrier *const grid_of_blocks = launch.cooperative ? &grid : nullptr;  /* grid.sync() needs a cooperative launch */
     std::vector<std::thread> threads;
     threads.reserve(count > 0 ? count - 1 : 0);
     for (unsigned long long b = 1; b < count; ++b)
-        threads.emplace_back(run, b, &grid);
+        threads.emplace_back(run, b, grid_of_blocks);
     if (count > 0)
-        run(0, &grid);
+        run(0, grid_of_blocks);
     for (std::thread &t : threads)
         t.join();
 }

@@ -5,6 +5,7 @@
 #define __CUDACC__ 1  // the source was parsed as CUDA: keep its #ifdef __CUDACC__ choices
 #endif
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 #undef _OPENMP
 #line 1 "grid_sync.cu"
 // Grid-wide synchronization: each step reads what other blocks wrote in the step before.  The
