@@ -30,9 +30,23 @@ def without_top_level_cv(type_spelling: str) -> str:
     return " ".join(w for w in words if w not in ("const", "volatile"))
 
 
+def declarator_group(type_spelling: str) -> int | None:
+    """Where the name goes in a type with a parenthesized declarator outside template arguments
+    (``float (*)[4]``, ``float (*[8])[4]``, ``void (&)(int)``): just after its ``*`` or ``&``."""
+    depth = 0
+    for i, ch in enumerate(type_spelling):
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if depth == 0 and ch == "(" and type_spelling[i + 1:i + 2] in ("*", "&"):
+            return i + 2
+    return None
+
+
 def per_thread_array_type(type_spelling: str, threads: int) -> str:
     """The type of per-block storage holding one ``type_spelling`` per thread."""
     base = without_top_level_cv(type_spelling)
+    group = declarator_group(base)
+    if group is not None:  # a pointer to an array or function: T (*[threads])[4]
+        return f"{base[:group]}[{threads}]{base[group:]}"
     if base.endswith("]") and "[" in base:
         i = base.index("[")
         return f"{base[:i].rstrip()}[{threads}]{base[i:]}"

@@ -286,6 +286,11 @@ class Converter:
                 # `c ? __syncthreads() : __syncwarp();` is `if (c) ...; else ...;`: as an if, each
                 # arm may be a barrier or a warp-level synchronization.
                 cond, then, other = choice.get_children()
+                constant = _constant_truth(cond)
+                if constant is not None:
+                    # `(Z > WARP) ? __syncthreads() : __syncwarp();` with a constant condition is
+                    # the arm it chooses: the other is never run, and holds no barrier.
+                    return [self.stmt(then if constant else other)]
                 return [ir.If(self.expr(cond), self.stmt(then), self.stmt(other), loc=loc)]
             expr = self.expr(cursor)
             return [ir.ExprStmt(expr, loc=loc)]
@@ -847,6 +852,15 @@ def _instantiated_arguments(ref: ci.Cursor | None) -> str:
         else:
             return ""
     return "<" + ", ".join(args) + ">"
+
+
+def _constant_truth(cond: ci.Cursor) -> bool | None:
+    """Whether a condition clang evaluates as a constant (``Z_COUNT > WARP_SZ`` on constants) is
+    true; None when it is not a constant (or is value-dependent, in a template)."""
+    if "dependent" in cond.type.spelling:
+        return None
+    value = clang_ext.evaluate(cond)
+    return None if value is None else bool(value)
 
 
 def _void_conditional(cursor: ci.Cursor) -> ci.Cursor | None:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from barrier.effects import int_literal
-from barrier.liveness import fresh_name
+from barrier.liveness import declarator_group, fresh_name
 from transpiler import ir
 from transpiler.diagnostics import CompileError, error
 
@@ -106,11 +106,11 @@ def _needs_clarity(parent: str, child: ir.Expr) -> bool:
 
 
 def declare(type_spelling: str, name: str) -> str:
-    """A declarator: ``declare('float[16][17]', 's')`` is ``float s[16][17]``."""
-    if "(*)" in type_spelling:
-        return type_spelling.replace("(*)", f"(*{name})", 1)
-    if "(&)" in type_spelling:
-        return type_spelling.replace("(&)", f"(&{name})", 1)
+    """A declarator: ``declare('float[16][17]', 's')`` is ``float s[16][17]``, and
+    ``declare('float (*[8])[4]', 'p')`` is ``float (*p[8])[4]``."""
+    group = declarator_group(type_spelling)
+    if group is not None:
+        return f"{type_spelling[:group]}{name}{type_spelling[group:]}"
     if type_spelling.endswith("]") and "[" in type_spelling:
         i = type_spelling.index("[")
         return f"{type_spelling[:i].rstrip()} {name}{type_spelling[i:]}"

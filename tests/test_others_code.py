@@ -329,3 +329,9 @@ def test_blocks_waiting_for_each_other(tmp_path, lowering):
     _, run, _ = translate_build_run(OTHERS / "blocks_waiting_on_blocks.cu", tmp_path,
                                     TranslateOptions(lowering=lowering), timeout=60)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Kernels and memory", "c ? __syncthreads() : __syncwarp() with a constant condition (only the chosen arm)")
+@covers("Kernels and memory", "pointer to an array (T (*p)[N]) kept across synchronizations")
+def test_barrier_chosen_by_a_constant(tmp_path):
+    _passes(tmp_path, "constant_barrier_choice.cu")

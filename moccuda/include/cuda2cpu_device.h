@@ -531,17 +531,17 @@ inline void default_construct(T &value, std::false_type)
     new (static_cast<void *>(&value)) T;
 }
 
+template <class T>
+inline void default_construct(T &value)
+{
+    default_construct(value, std::is_trivially_default_constructible<T>());
+}
+
 template <class T, size_t N>
 inline void default_construct(T (&values)[N])
 {
     for (size_t i = 0; i < N; ++i)
         default_construct(values[i]);
-}
-
-template <class T>
-inline void default_construct(T &value)
-{
-    default_construct(value, std::is_trivially_default_constructible<T>());
 }
 
 template <class T, unsigned Threads>
