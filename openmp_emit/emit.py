@@ -414,7 +414,8 @@ def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
 
 
 def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] = frozenset(),
-                assumed_block: tuple[int | None, int | None, int | None] | None = None) -> str:
+                assumed_block: tuple[int | None, int | None, int | None] | None = None,
+                assumed_distinct: tuple[tuple[str, str], ...] = ()) -> str:
     """The kernel as a C++ function taking the launch configuration first.
 
     ``team``: the kernel is also launched inside parallel regions the host code opens
@@ -423,8 +424,9 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
     ``trapping``: the translated device functions that can fail a device assert
     (:func:`trapping_functions`).  ``assumed_block``: the block size (x, y, z; None where unknown)
     the translation took from the launches of its file, for a kernel other files may launch too:
-    ``NAME`` checks it first (``moccuda::check_assumed_block``)."""
-    check = assumed_block_check(kernel, assumed_block)
+    ``NAME`` checks it first (``moccuda::check_assumed_block``); ``assumed_distinct``, likewise,
+    the pointer parameters taken to be in distinct allocations (``check_distinct_allocations``)."""
+    checks = assumption_checks(kernel, assumed_block, assumed_distinct)
     used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
     printer = KernelPrinter(names=LoopNames.avoiding(used), team=team, trapping=trapping)
     args = ", ".join(["launch"] + [p.name for p in kernel.params])
@@ -439,7 +441,7 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
-        if check:
+        for check in checks:
             printer.emit(check)
     for local_type in kernel.local_types:
         printer.emit(local_type.text)
@@ -457,7 +459,7 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.emit(kernel_signature(kernel))
         printer.emit("{")
         printer.indent += 1
-        if check:
+        for check in checks:
             printer.emit(check)
         printer.emit("#pragma omp parallel")
         printer.emit(f"{team_function_name(kernel.name)}{kernel.template_args}({args});")
@@ -466,13 +468,17 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
     return _fix_pragmas(printer.text())
 
 
-def assumed_block_check(kernel: ir.Kernel, assumed_block) -> str:
-    """The statement that checks a launch's block size against ``assumed_block``, or ''."""
-    if assumed_block is None or all(d is None for d in assumed_block):
-        return ""
-    sizes = ", ".join(f"{d or 0}u" for d in assumed_block)
-    where = f"{kernel.loc.file}:{kernel.loc.line}:{kernel.loc.column}"
-    return f"moccuda::check_assumed_block(launch, {sizes}, {c_string(where)}, {c_string(kernel.name)});"
+def assumption_checks(kernel: ir.Kernel, assumed_block, assumed_distinct) -> list[str]:
+    """The statements that check a launch against what the translation assumed of it."""
+    where = c_string(f"{kernel.loc.file}:{kernel.loc.line}:{kernel.loc.column}")
+    name = c_string(kernel.name)
+    checks = []
+    if assumed_block is not None and any(d is not None for d in assumed_block):
+        sizes = ", ".join(f"{d or 0}u" for d in assumed_block)
+        checks.append(f"moccuda::check_assumed_block(launch, {sizes}, {where}, {name});")
+    for a, b in assumed_distinct:
+        checks.append(f"moccuda::check_distinct_allocations({a}, {b}, {where}, {name}, {c_string(a)}, {c_string(b)});")
+    return checks
 
 
 def c_string(text: str) -> str:

@@ -471,3 +471,100 @@ def test_a_kernel_only_its_own_file_can_launch_is_not_checked(tmp_path):
                                    .replace("bad += from_other_file();", ""))
     assert run_cli("--emit=openmp", "c.cu", "-o", "c.cpp", cwd=tmp_path).returncode == 0
     assert 'check_assumed_block(launch, 32u, 1u, 1u, "c.cu:2:17", "last_row");' in (tmp_path / "c.cpp").read_text()
+
+
+TWICE_THEN_NEXT = """#include <cstdio>
+__global__ void twice_then_next(const int *in, int *out, int *next)
+{
+    int t = threadIdx.x;
+    out[t] = in[t] * 2;
+    __syncthreads();
+    next[t] = in[(t + 1) % blockDim.x];
+}
+int from_other_file();
+int main()
+{
+    int *in, *out, *next;
+    cudaMallocManaged(&in, 256 * sizeof(int));
+    cudaMallocManaged(&out, 256 * sizeof(int));
+    cudaMallocManaged(&next, 256 * sizeof(int));
+    for (int i = 0; i < 256; ++i) in[i] = i;
+    twice_then_next<<<1, 256>>>(in, out, next);
+    cudaDeviceSynchronize();
+    int bad = 0;
+    for (int i = 0; i < 256; ++i) bad += out[i] != 2 * i || next[i] != (i + 1) % 256;
+    bad += from_other_file();
+    printf("%s %d\\n", bad ? "FAIL" : "PASS", bad);
+    return bad != 0;
+}
+"""
+IN_PLACE_FROM_OTHER_FILE = """__global__ void twice_then_next(const int *in, int *out, int *next);
+int from_other_file()
+{{
+    int *buf, *other, *next;
+    cudaMallocManaged(&buf, 256 * sizeof(int));
+    cudaMallocManaged(&other, 256 * sizeof(int));
+    cudaMallocManaged(&next, 256 * sizeof(int));
+    for (int i = 0; i < 256; ++i) buf[i] = i;
+    twice_then_next<<<1, 256>>>({args});
+    cudaDeviceSynchronize();
+    int bad = 0;
+    for (int i = 0; i < 256; ++i) bad += next[i] != {want};
+    return bad;
+}}
+"""
+
+
+@pytest.mark.parametrize("args, want", [("buf, buf, next", "2 * ((i + 1) % 256)"), ("buf, other, next", "(i + 1) % 256")],
+                         ids=["in-place", "distinct"])
+def test_a_launch_from_another_file_is_checked_against_the_distinct_arguments_assumed(tmp_path, args, want):
+    """Every launch in twice_then_next's file passes three cudaMalloc'd buffers, so 'in' and 'out'
+    are distinct memory and the barrier between writing out[t] and reading in[t + 1] looks
+    redundant.  Launched in place from another file (in == out) it computed wrong values,
+    silently (FAIL 255); now the kernel checks that the two arguments are in distinct allocations
+    and stops with a located message.  Arguments in distinct allocations run."""
+    import subprocess
+
+    from support import run_cli
+
+    (tmp_path / "a.cu").write_text(TWICE_THEN_NEXT)
+    (tmp_path / "b.cu").write_text(IN_PLACE_FROM_OTHER_FILE.format(args=args, want=want))
+    built = run_cli("a.cu", "b.cu", "-o", "prog", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True, timeout=60)
+    if args.startswith("buf, buf"):
+        assert run.returncode != 0 and "PASS" not in run.stdout and "FAIL" not in run.stdout, run.stdout
+        assert ("a.cu:2:17: error: kernel 'twice_then_next' was translated for arguments 'in' and 'out' in distinct "
+                "allocations (as every launch of it in its file passes them) and is launched with both in one "
+                "allocation, from another file") in run.stderr
+    else:
+        assert run.returncode == 0 and run.stdout.strip() == "PASS 0", run.stdout + run.stderr
+
+
+def test_buffers_of_zero_bytes_pass_the_distinct_allocations_check(tmp_path):
+    """cudaMalloc of 0 bytes gives null pointers: a launch of this file with them (and 0 elements)
+    is valid CUDA, and the check that the arguments are in distinct allocations lets it run."""
+    from support import translate_build_run
+
+    cu = tmp_path / "empty.cu"
+    cu.write_text("""#include <cstdio>
+__global__ void copy_next(const int *in, int *out, int n)
+{
+    int t = threadIdx.x;
+    if (t < n) out[t] = in[t];
+    __syncthreads();
+    if (t < n) out[t] += in[(t + 1) % n];
+}
+int main()
+{
+    int *in, *out, n = 0;
+    cudaMalloc(&in, n * sizeof(int));
+    cudaMalloc(&out, n * sizeof(int));
+    copy_next<<<1, 32>>>(in, out, n);
+    printf("%s\\n", cudaDeviceSynchronize() == cudaSuccess && in == nullptr ? "PASS" : "FAIL");
+    return 0;
+}
+""")
+    result, run, _ = translate_build_run(cu, tmp_path)
+    assert "check_distinct_allocations(in, out" in result.source
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr

@@ -525,14 +525,17 @@ def macro_directives(data: bytes, start: int, end: int) -> str:
     return "\n" + "\n".join(kept) + "\n"
 
 
-def _block_other_files_must_match(kernel: ci.Cursor, facts) -> tuple[int | None, int | None, int | None] | None:
-    """The block size the barrier analyses took from the kernel's launches in this file
-    (:mod:`cuda_front.launch_sites`), where a launch from another file could give another: the
-    kernel has external linkage.  The translated kernel checks it at each launch
+def _what_other_files_must_match(cursor: ci.Cursor, kernel: ir.Kernel, facts):
+    """What the barrier analyses took from the kernel's launches in this file
+    (:mod:`cuda_front.launch_sites`), where a launch from another file could differ: the block
+    size, and the pointer parameters in distinct allocations (in parameter order), for a kernel
+    with external linkage.  The translated kernel checks them at each launch
     (:func:`openmp_emit.emit.emit_kernel`); one that only this file can launch needs no check."""
-    if facts is None or kernel.linkage in (ci.LinkageKind.INTERNAL, ci.LinkageKind.NO_LINKAGE):
-        return None
-    return facts.block_extent
+    if facts is None or cursor.linkage in (ci.LinkageKind.INTERNAL, ci.LinkageKind.NO_LINKAGE):
+        return None, ()
+    order = [p.name for p in kernel.params]
+    pairs = sorted(tuple(sorted(pair, key=order.index)) for pair in facts.distinct if pair <= set(order))
+    return facts.block_extent, tuple(sorted(pairs, key=lambda p: (order.index(p[0]), order.index(p[1]))))
 
 
 def launch_edits(unit: ParsedUnit, name: str, data: bytes, team_launches: set[tuple[str, int]] = frozenset()) -> list[Edit]:
@@ -932,8 +935,9 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     trapping = emit.trapping_functions(program)
     for cursor, kernel in zip(scan.kernels, program.kernels):
         file, start, end = _extent(cursor)
-        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels, trapping=trapping,
-                                assumed_block=_block_other_files_must_match(cursor, ctx.launches.get(kernel.name)))
+        block, distinct = _what_other_files_must_match(cursor, kernel, ctx.launches.get(kernel.name))
+        text = emit.emit_kernel(kernel, team=kernel.name in team_kernels, trapping=trapping, assumed_block=block,
+                                assumed_distinct=distinct)
         if kernel.name in team_kernels and cursor.lexical_parent.kind == K.LINKAGE_SPEC:
             # `extern "C"` written before the kernel applies to the first declaration of the text:
             # the kernel's own, not its static team function.

@@ -149,6 +149,27 @@ inline void check_assumed_block(const LaunchConfig &launch, unsigned x, unsigned
     abort();
 }
 
+/* Likewise for two pointer parameters that every launch in the kernel's file passes in distinct
+ * allocations (so the barrier analyses take them for distinct memory): a launch that passes two
+ * pointers into one allocation (or one address twice) stops the program.  A null pointer, or one
+ * outside the CUDA allocator's memory, cannot be checked and passes (a local launch gives null
+ * for a buffer of 0 bytes, and a kernel given 0 elements reads nothing through it). */
+inline void check_distinct_allocations(const void *a, const void *b, const char *where, const char *kernel,
+                                       const char *a_name, const char *b_name)
+{
+    if (a == nullptr || b == nullptr)
+        return;
+    const void *a_start = moccuda_allocation_start(a);
+    if (a != b && (a_start == nullptr || a_start != moccuda_allocation_start(b)))
+        return;
+    fprintf(stderr,
+            "%s: error: kernel '%s' was translated for arguments '%s' and '%s' in distinct allocations (as every "
+            "launch of it in its file passes them) and is launched with both in one allocation, from another file: "
+            "launch it from a function of its own file\n",
+            where, kernel, a_name, b_name);
+    abort();
+}
+
 /* What a failing device assert throws: it ends the CUDA thread that failed.  The translated
  * kernel catches it around each thread's code (cuda2cpu emits the try only in kernels that can
  * assert), so it never leaves an OpenMP region. */

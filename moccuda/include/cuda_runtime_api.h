@@ -227,6 +227,9 @@ int moccuda_kernel_trapped(void);
  * largest limit raised for any kernel applies. */
 cudaError_t moccuda_launch_check(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream,
                                  const void *kernel);
+/* The start of the allocation (cudaMalloc, cudaMallocManaged, cudaHostAlloc, ...) that holds
+ * `ptr`, or NULL where none does. */
+const void *moccuda_allocation_start(const void *ptr);
 /* Copies between a symbol of `symbol_bytes` bytes (0: unknown, not checked) and a buffer;
  * `to_symbol` says which way. */
 cudaError_t moccuda_symbol_copy(void *symbol, size_t symbol_bytes, size_t offset, void *buffer, size_t count,

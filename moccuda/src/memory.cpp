@@ -263,6 +263,14 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return cudaSuccess;
 }
 
+const void *moccuda_allocation_start(const void *ptr)
+{
+    using namespace moccuda::runtime;
+    std::lock_guard<std::mutex> guard(mutex);
+    uintptr_t start;
+    return containing(ptr, &start) != nullptr ? reinterpret_cast<const void *>(start) : nullptr;
+}
+
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const void *ptr)
 {
     using namespace moccuda::runtime;
