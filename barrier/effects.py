@@ -54,7 +54,7 @@ trace, e.g. loaded from memory, returned by a call, or a reassigned local pointe
 * two pointer parameters may alias, unless one of them is ``__restrict__`` or every launch site
   of the kernel in the translation unit passes them distinct ``cudaMalloc``'d variables
   (:mod:`cuda_front.launch_sites`; the translation unit is taken to hold all launches of its
-  kernels); a pointer parameter may alias any ``__device__`` variable unless it is
+  kernels, and a launch from another file is checked at run time); a pointer parameter may alias any ``__device__`` variable unless it is
   ``__restrict__``;
 * "unknown" may alias everything.
 

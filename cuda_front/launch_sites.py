@@ -16,7 +16,10 @@ The barrier analyses (``barrier.effects``) need two facts that only the host cod
 A kernel with no launch site in the translation unit, or whose name is used other than as the
 callee of a launch (its address taken, e.g. for ``cudaLaunchKernel``), proves nothing.  The
 translation unit is taken to hold every launch of the kernels it defines (the rule the barrier
-analyses document): a kernel launched from another file through a prototype is outside it.
+analyses document).  A kernel with external linkage can also be launched from another file
+through a prototype: the translated kernel then checks, at each launch, the block size and the
+distinct allocations these facts gave (``moccuda::check_assumed_block``,
+``moccuda::check_distinct_allocations``), and stops with a located message where they fail.
 
 Before (host code)::
 
