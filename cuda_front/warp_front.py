@@ -90,7 +90,9 @@ def _tile_size(group_type: str, loc) -> ir.Expr | None:
         return ir.Name(m.group(1), 0, loc=loc)
     n = int(m.group(1))
     if n < 1 or n > 32 or n & (n - 1):
-        raise unsupported(loc, f"thread_block_tile<{n}>: tile sizes are powers of two from 1 to 32")
+        raise unsupported(loc, f"thread_block_tile<{n}>: tile sizes are powers of two from 1 to 32 (a tile of several "
+                               "warps, with cg::block_tile_memory, is not supported: use tiles of at most 32 threads and "
+                               "combine the tiles' results through __shared__ memory)")
     return ir.Literal(str(n), loc=loc)
 
 

@@ -73,7 +73,16 @@ public:
     __device__ dim3 group_dim() const;
 };
 
+/* Scratch memory for tiles of more than one warp (CUDA 11.1+); a __shared__ variable of this
+ * type, passed to this_thread_block.  Tiles are at most a warp here: a located error names them. */
+template <unsigned int MaxBlockSize>
+struct block_tile_memory {
+    char reserved[8];
+};
+
 __device__ thread_block this_thread_block();
+template <unsigned int MaxBlockSize>
+__device__ thread_block this_thread_block(block_tile_memory<MaxBlockSize> &scratch);
 __device__ coalesced_group coalesced_threads();
 __device__ grid_group this_grid();
 template <unsigned int Size, class ParentT>
@@ -103,7 +112,14 @@ public:
     explicit coalesced_group(unsigned int lanes) : mask(lanes) {}
 };
 
+template <unsigned int MaxBlockSize>
+struct block_tile_memory {
+    char reserved[8];
+};
+
 inline thread_block this_thread_block() { return thread_block(); }
+template <unsigned int MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize> &) { return thread_block(); }
 inline grid_group this_grid() { return grid_group(); }
 template <unsigned int Size, class ParentT>
 inline thread_block_tile<Size> tiled_partition(const ParentT &) { return thread_block_tile<Size>(); }
