@@ -316,8 +316,8 @@ class Inliner:
                                                 "uses __shared__ memory)")
             raise CompileError([replace(first, notes=first.notes + (note,)), *rest])
         if fn is None:
-            raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes or uses __shared__ memory: it "
-                              "is overloaded")
+            raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes, uses __shared__ memory or a "
+                              "warp intrinsic, while it is overloaded (give each overload its own name)")
         if fn.template:
             return specialize(fn, call, self.ctx.symbols)
         if "<" in call.func:

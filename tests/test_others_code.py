@@ -372,3 +372,21 @@ def test_block_tile_memory(tmp_path):
     built = run_cli(cu, "-o", tmp_path / "tiles64")
     assert built.returncode == 1 and "tiles.cu:9:" in built.stderr, built.stderr
     assert "thread_block_tile<64>" in built.stderr and "tiles of at most 32 threads" in built.stderr, built.stderr
+
+
+OVERLOADED_WARP_FUNCTION = """\
+template <class K> __device__ void exch(K &k, int mask) { k += __shfl_xor_sync(0xffffffff, k, mask); }
+template <class K> __device__ void exch(K &k, K &j, int mask) { k += __shfl_xor_sync(0xffffffff, j, mask); }
+template <class K> __global__ void sort(K *a) { K k = a[threadIdx.x]; exch(k, 1); a[threadIdx.x] = k; }
+int main() { float *d; cudaMalloc(&d, 128); sort<<<1, 32>>>(d); return 0; }
+"""
+
+
+@covers("Warp shuffles", "a warp intrinsic in an overloaded __device__ function", status="not supported",
+        note="located error at the call (was a g++ error on the kept function)")
+def test_warp_intrinsic_in_an_overloaded_function_is_a_located_error(tmp_path):
+    cu = tmp_path / "overloaded.cu"
+    cu.write_text(OVERLOADED_WARP_FUNCTION)
+    done = run_cli(cu, "-o", tmp_path / "overloaded")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"{cu}:3:71: error: " in done.stderr and "give each overload its own name" in done.stderr, done.stderr

@@ -27,6 +27,7 @@ from cuda_front import clang_ext, launch_sites
 from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, inline_assembly_error,
                                 is_builtin_decl, is_namespace_shared, location, specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
+from cuda_front.warp_front import WARP_INTRINSICS
 from openmp_emit import emit, fiber_emit, launch_regions, skeleton
 from openmp_emit.printer import declare
 from transpiler import __version__, deep_stack, ir, torch_host
@@ -405,12 +406,15 @@ def _ambient_arguments(call: ci.Cursor, builtins: tuple[str, ...]) -> tuple[str,
 
 
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
-    """Overloaded device functions that call ``__syncthreads()`` or use ``__shared__`` variables
-    (left out of the analysis bodies; a kernel calling one gets a located error from
-    ``inline-device``)."""
+    """Overloaded device functions that call ``__syncthreads()`` or a warp intrinsic, or use
+    ``__shared__`` variables (left out of the analysis bodies; a kernel calling one gets a located
+    error from ``inline-device``: kept as written, the intrinsic would reach g++).  A call on
+    arguments of dependent type names its callee in an ``OVERLOADED_DECL_REF``."""
+    synchronizing = {"__syncthreads", *WARP_INTRINSICS}
     return {name for name, overloads in scan.device_functions.items() if len(overloads) > 1
-            and any(uses_block_storage(c) or any(n.kind == K.CALL_EXPR and n.spelling in ("__syncthreads",)
-                                                  for n in c.walk_preorder()) for c in overloads)}
+            and any(uses_block_storage(c) or any(n.spelling in synchronizing for n in c.walk_preorder()
+                                                  if n.kind in (K.CALL_EXPR, K.OVERLOADED_DECL_REF))
+                    for c in overloads)}
 
 
 def device_bodies_for_analysis(converter: Converter, scan: UnitScan,
