@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from barrier.effects import Affine, Poly, barrier_effects, cross_conflicts, describe, kernel_facts, may_meet
+from coverage_table import covers
 from cuda_front import launch_sites
 from cuda_front.convert import Converter
 from cuda_front.parse import parse_file
@@ -435,6 +436,10 @@ int from_other_file()
 """
 
 
+@covers("Kernels and memory", "a kernel launched from another file too (through a prototype)", status="partial",
+        note="each launch is checked against the block size and the distinct allocations that the launches in the "
+             "kernel's own file gave the translation; another one stops the program with a message located at the "
+             "kernel")
 @pytest.mark.parametrize("block, threads", [("dim3(32, 4)", 128), ("32", 32)])
 def test_a_launch_from_another_file_is_checked_against_the_block_size_assumed(tmp_path, block, threads):
     """Every launch in last_row's file gives blocks of 32x1x1, so its barrier looks redundant (each
