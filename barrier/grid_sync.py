@@ -34,7 +34,8 @@ otherwise, where a block reaching ``grid.sync()`` stops the program with an erro
 ``cudaLaunchCooperativeKernel``.  ``grid_group::is_valid()`` tells the two apart at run time.
 
 **Blocks that wait for each other.**  A kernel whose loop spins until an atomic read of memory
-(``while (atomicAdd(&flags[task], 0) == 0) {}``) sees what another block writes relies on the
+(``while (atomicAdd(&flags[task], 0) == 0) {}``), or a read through a ``volatile`` pointer
+parameter (``while (flags[task] == 0) {}``), sees what another block writes relies on the
 blocks being resident at once, as a small grid is on a GPU (Chai's "persistent blocks" chain
 their tasks this way); run one after the other on fewer OpenMP threads than blocks, a block
 waiting for a later one waits forever.  Such a kernel is scheduled ``cooperative`` too, and each
@@ -88,16 +89,24 @@ def _is_atomic_read(n: ir.Node) -> bool:
             and n.args[1].text.strip("()") in ("0", "0u", "0U"))
 
 
-def spinning_loops(grid: ir.GridLoop) -> list[ir.Stmt]:
-    """The loops of the kernel whose condition reads memory atomically: they wait until another
-    thread, of another block as like as not, writes it.  (A spin lock's atomicCAS and the CAS
-    loop of an atomic update write what they read: not waits for another block.)"""
-    return [n for n in grid.walk() if _spins(n)]
+def _is_volatile_global_read(n: ir.Node, symbols: dict[int, ir.Symbol]) -> bool:
+    """``flags[i]`` or ``*flag`` through a kernel parameter declared ``volatile T *``."""
+    base = n.base if isinstance(n, ir.Index) else n.operand if isinstance(n, ir.Unary) and n.op == "*" else None
+    symbol = symbols.get(base.sym) if isinstance(base, ir.Name) else None
+    return symbol is not None and symbol.kind == "param" and "volatile" in symbol.type and "*" in symbol.type
 
 
-def _spins(n: ir.Node) -> bool:
+def spinning_loops(grid: ir.GridLoop, symbols: dict[int, ir.Symbol]) -> list[ir.Stmt]:
+    """The loops of the kernel whose condition reads global memory atomically, or through a
+    ``volatile`` pointer parameter: they wait until another thread, of another block as like as
+    not, writes it.  (A spin lock's atomicCAS and the CAS loop of an atomic update write what they
+    read: not waits for another block.)"""
+    return [n for n in grid.walk() if _spins(n, symbols)]
+
+
+def _spins(n: ir.Node, symbols: dict[int, ir.Symbol]) -> bool:
     return isinstance(n, (ir.While, ir.DoWhile, ir.For)) and n.cond is not None \
-        and any(map(_is_atomic_read, n.cond.walk()))
+        and any(_is_atomic_read(e) or _is_volatile_global_read(e, symbols) for e in n.cond.walk())
 
 
 def _yield_in(loop: ir.Stmt) -> ir.Stmt:
@@ -123,9 +132,9 @@ class GridSync:
         if grid is None:
             return kernel
         calls = [n for n in grid.walk() if isinstance(n, ir.Call) and n.func in GRID_CALLS]
-        spinning = spinning_loops(grid)
+        spinning = spinning_loops(grid, ctx.symbols)
         if spinning:
-            grid = ir.transform(grid, lambda n: _yield_in(n) if _spins(n) else n)
+            grid = ir.transform(grid, lambda n: _yield_in(n) if _spins(n, ctx.symbols) else n)
         if not calls and not spinning:
             return kernel
         syncs = [c for c in calls if c.func == GRID_SYNC]

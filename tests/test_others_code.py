@@ -320,7 +320,7 @@ def test_statement_expression_with_side_effects_is_a_located_error(tmp_path):
     assert "error: a GNU statement expression ({ ... }) in device code" in built.stderr, built.stderr
 
 
-@covers("Kernels and memory", "blocks waiting for each other through memory (while (atomicAdd(&flag, 0) == 0);)",
+@covers("Kernels and memory", "blocks waiting for each other through memory (while (atomicAdd(&flag, 0) == 0); or a volatile flag)",
         note="every block on its own thread when the device holds the grid at once, as a GPU runs a small grid; "
              "each spinning turn yields the core")
 @pytest.mark.parametrize("lowering", ["split", "fallback"])

@@ -154,9 +154,11 @@ inline void check_assumed_block(const LaunchConfig &launch, unsigned x, unsigned
  * pointers into one allocation (or one address twice) stops the program.  A null pointer, or one
  * outside the CUDA allocator's memory, cannot be checked and passes (a local launch gives null
  * for a buffer of 0 bytes, and a kernel given 0 elements reads nothing through it). */
-inline void check_distinct_allocations(const void *a, const void *b, const char *where, const char *kernel,
-                                       const char *a_name, const char *b_name)
+inline void check_distinct_allocations(const volatile void *a_arg, const volatile void *b_arg, const char *where,
+                                       const char *kernel, const char *a_name, const char *b_name)
 {
+    /* volatile: a kernel's `volatile int *flags` is checked too (only the addresses are read) */
+    const void *a = const_cast<const void *>(a_arg), *b = const_cast<const void *>(b_arg);
     if (a == nullptr || b == nullptr)
         return;
     const void *a_start = moccuda_allocation_start(a);

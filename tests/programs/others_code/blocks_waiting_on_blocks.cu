@@ -22,6 +22,20 @@ __global__ void chained(int *flags, int *ticket, int *order, int *out, int tasks
   }
 }
 
+// The same chain waiting on a volatile flag, published after a fence, as older CUDA code does.
+__global__ void chained_volatile(volatile int *flags, int *order, int tasks) {
+  for (int task = blockIdx.x; task < tasks; task += gridDim.x) {
+    if (threadIdx.x == 0) {
+      while (flags[task] == 0) {
+      }
+      order[task] = flags[task];
+      __threadfence();
+      flags[task + 1] = flags[task] + 1;
+    }
+    __syncthreads();
+  }
+}
+
 int main() {
   const int blocks = 8, threads = 64, tasks = 200;
   int *flags, *ticket, *order, *out;
@@ -48,6 +62,15 @@ int main() {
         return 1;
       }
   }
+  cudaMemset(flags, 0, (tasks + 1) * sizeof(int));
+  cudaMemcpy(flags, &one, sizeof one, cudaMemcpyHostToDevice);
+  chained_volatile<<<blocks, threads>>>(flags, order, tasks);
+  cudaMemcpy(h_order, order, sizeof h_order, cudaMemcpyDeviceToHost);
+  for (int t = 0; t < tasks; t++)
+    if (h_order[t] != t + 1) {
+      printf("FAIL: volatile chain: task %d saw flag %d\n", t, h_order[t]);
+      return 1;
+    }
   printf("PASS\n");
   return 0;
 }
