@@ -39,10 +39,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier import uniformity
-from barrier.effects import BarrierEffects, KernelFacts, barrier_effects, cross_conflicts, describe, kernel_facts
+from barrier.conflicts import describe
+from barrier.effects import BarrierEffects, barrier_effects, cross_conflicts
+from barrier.kernel_facts import KernelFacts, kernel_facts
 from barrier.uniformity import Divergence, Level
-from transpiler import ir
-from transpiler.passes import KernelReport, PassContext, map_kernels, register
+from foundation import ir
+from foundation.passes import KernelReport, PassContext, map_kernels, register
 
 #: Longest access list quoted in a reason.
 _REASON_CHARS = 160

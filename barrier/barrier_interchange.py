@@ -57,9 +57,9 @@ from dataclasses import dataclass, field, replace
 from barrier import uniformity
 from barrier.liveness import assigned_symbols, assigned_variable, fresh_name
 from barrier.uniformity import Level
-from transpiler import ir
-from transpiler.diagnostics import CompileError, error
-from transpiler.passes import KernelReport, PassContext, map_kernels, register, split_unsupported
+from foundation import ir
+from foundation.diagnostics import CompileError, error
+from foundation.passes import KernelReport, PassContext, map_kernels, register, split_unsupported
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
 SYNC_POINTS = (ir.Barrier, ir.WarpSync)

@@ -33,10 +33,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import KernelFacts, barrier_effects, conflict, kernel_facts
+from barrier.conflicts import conflict
+from barrier.effects import barrier_effects
+from barrier.kernel_facts import KernelFacts, kernel_facts
 from barrier.liveness import top_level_decls, used_symbols
-from transpiler import ir
-from transpiler.passes import KernelReport, PassContext, map_kernels, register
+from foundation import ir
+from foundation.passes import KernelReport, PassContext, map_kernels, register
 
 
 def _movable(s: ir.Stmt) -> bool:

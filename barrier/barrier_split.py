@@ -38,11 +38,11 @@ from dataclasses import dataclass, replace
 
 import networkx as nx
 
-from barrier.effects import is_pure_function
+from barrier.accesses import is_pure_function
 from barrier.liveness import assigned_symbols, fresh_name, per_thread_storage_type, used_symbols, without_unused_decls
-from transpiler import ir
-from transpiler.diagnostics import CompileError, error
-from transpiler.passes import PassContext, map_kernels, register, split_unsupported
+from foundation import ir
+from foundation.diagnostics import CompileError, error
+from foundation.passes import PassContext, map_kernels, register, split_unsupported
 
 #: CUDA's limit on threads per block; per-thread storage is sized for it.
 MAX_THREADS_PER_BLOCK = 1024

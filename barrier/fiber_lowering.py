@@ -1,7 +1,7 @@
 """Pass ``fiber-lowering``: the fallback barrier lowering, each CUDA thread of a block a fiber.
 
 Requires: ``parallel-loops`` and ``inline-device`` (the barriers of called functions are in the
-kernel).  Runs before the barrier optimizations, which leave a :class:`~transpiler.ir.FiberLoop`
+kernel).  Runs before the barrier optimizations, which leave a :class:`~foundation.ir.FiberLoop`
 alone, so a kernel lowered here is translated as written: it is the reference the split lowering
 is tested against.
 
@@ -10,7 +10,7 @@ Which kernels (``PassContext.lowering``):
 * ``fallback``: every kernel whose threads synchronize (a ``__syncthreads()``, a warp or block
   collective, ``volatile`` shared memory of legacy warp-synchronous code) or with a ``goto``;
 * ``auto``: the kernels the split lowering cannot express: a ``goto`` (found here), or what
-  ``barrier-interchange``/``barrier-split`` refused with :class:`~transpiler.passes.SplitUnsupported`
+  ``barrier-interchange``/``barrier-split`` refused with :class:`~foundation.passes.SplitUnsupported`
   (``run_pipeline`` records the kernel in ``ctx.fallback`` and runs the pipeline again).  Each
   gets a warning ``...: using the fiber fallback lowering``;
 * ``split``: none; a ``goto`` is an error.
@@ -48,9 +48,9 @@ from dataclasses import dataclass, replace
 
 from barrier import uniformity
 from barrier.uniformity import Level
-from transpiler import ir
-from transpiler.diagnostics import CompileError, Diagnostic, error, unsupported
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.diagnostics import CompileError, Diagnostic, error, unsupported
+from foundation.passes import PassContext, map_kernels, register
 
 REASON = "threads of the block run as fibers that wait here (fallback lowering)"
 

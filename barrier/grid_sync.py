@@ -64,9 +64,9 @@ from dataclasses import dataclass, replace
 
 from barrier.liveness import fresh_name
 from barrier.warp_collectives import GRID_SYNC
-from transpiler import ir
-from transpiler.diagnostics import unsupported
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.diagnostics import unsupported
+from foundation.passes import PassContext, map_kernels, register
 
 #: Grid-scope operations that need the blocks run by ``moccuda::cooperative::run_grid``.
 GRID_CALLS = (GRID_SYNC, "moccuda::cooperative::grid_is_valid")

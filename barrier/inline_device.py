@@ -43,9 +43,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from barrier.parallel_loops import split_shared, with_namespace_shared
-from transpiler import ir
-from transpiler.diagnostics import CompileError, Diagnostic, unsupported
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.diagnostics import CompileError, Diagnostic, unsupported
+from foundation.passes import PassContext, map_kernels, register
 
 #: Nesting of inlined synchronizing functions beyond which the call graph is taken to recurse.
 MAX_DEPTH = 16

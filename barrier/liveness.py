@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from transpiler import ir
+from foundation import ir
+from foundation.expression_printer import declarator_group
 
 
 def used_symbols(node: ir.Node) -> set[int]:
@@ -28,17 +29,6 @@ def without_top_level_cv(type_spelling: str) -> str:
         return base
     words = base.split()
     return " ".join(w for w in words if w not in ("const", "volatile"))
-
-
-def declarator_group(type_spelling: str) -> int | None:
-    """Where the name goes in a type with a parenthesized declarator outside template arguments
-    (``float (*)[4]``, ``float (*[8])[4]``, ``void (&)(int)``): just after its ``*`` or ``&``."""
-    depth = 0
-    for i, ch in enumerate(type_spelling):
-        depth += {"<": 1, ">": -1}.get(ch, 0)
-        if depth == 0 and ch == "(" and type_spelling[i + 1:i + 2] in ("*", "&"):
-            return i + 2
-    return None
 
 
 def per_thread_array_type(type_spelling: str, threads: int) -> str:

@@ -17,7 +17,7 @@ kept arrays on every iteration: ``c += plane`` at the end of the body makes ``c`
 (``below = here``) stay per thread: ``barrier-split`` keeps them in per-thread arrays.
 
 Profitable only when it changes strides: some running index is used as a subscript and starts
-at a value with unit coefficient on ``threadIdx.x`` (``effects.KernelFacts.affine``).
+at a value with unit coefficient on ``threadIdx.x`` (``kernel_facts.KernelFacts.affine``).
 
 Before::
 
@@ -46,14 +46,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import kernel_facts
+from barrier.kernel_facts import kernel_facts
 from barrier.liveness import assigned_symbols, assigned_variable, used_symbols
-from openmp_emit.thread_simd import threads_independent
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from barrier.thread_independence import threads_independent
+from foundation import ir
+from foundation.integer_types import unpromoted_integer_kind
+from foundation.passes import PassContext, map_kernels, register
 
-INTEGER_TYPES = ("int", "unsigned", "unsigned int", "long", "long long", "unsigned long", "unsigned long long",
-                 "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "ptrdiff_t")
+
+def _integer_counter_type(type_spelling: str) -> bool:
+    """A counter this pass may compute in closed form: an integer type that arithmetic does not
+    promote (so ``v + k * step`` wraps as ``k`` steps would), and not volatile (each access of a
+    volatile is an effect the closed form would drop)."""
+    return "volatile" not in type_spelling.split() and unpromoted_integer_kind(type_spelling) is not None
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ def _counter(loop: ir.For, facts) -> tuple[int, str, ir.Expr] | None:
     """``for (int z = a; z < b; ++z)`` with uniform ``a``, ``b``: (z, its name, a)."""
     init = loop.init
     if not (isinstance(init, ir.VarDecl) and init.storage == "auto" and init.init is not None
-            and init.type.strip() in INTEGER_TYPES and facts.is_uniform(init.init)):
+            and _integer_counter_type(init.type) and facts.is_uniform(init.init)):
         return None
     z = init.sym
     cond = loop.cond
@@ -156,7 +161,7 @@ def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> 
         return None
     for ind in inductions:
         symbol = facts.symbols.get(ind.sym)
-        if ind.sym not in declared_before or symbol is None or symbol.type.strip() not in INTEGER_TYPES:
+        if ind.sym not in declared_before or symbol is None or not _integer_counter_type(symbol.type):
             return None
         if not _same_type_step(ind.step, symbol.type.strip(), facts):
             return None

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from transpiler import ir
-from transpiler.passes import PassContext, register
+from foundation import ir
+from foundation.passes import PassContext, register
 
 
 @register

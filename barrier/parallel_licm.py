@@ -56,11 +56,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import Access, KernelFacts, is_pure_function, kernel_facts
+from barrier.accesses import Access, is_pure_function
+from barrier.kernel_facts import KernelFacts, kernel_facts
 from barrier.liveness import fresh_name
-from openmp_emit.printer import print_expr, var_decl_text
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from foundation.expression_printer import print_expr, var_decl_text
+from foundation import ir
+from foundation.passes import PassContext, map_kernels, register
 
 GRID, BLOCK = "grid", "block"
 

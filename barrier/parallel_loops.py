@@ -1,10 +1,10 @@
 """Pass ``parallel-loops``: a kernel becomes a parallel loop over blocks around a loop over threads.
 
 Requires: a kernel straight from the front end.  Guarantees: the kernel body is one
-:class:`~transpiler.ir.GridLoop` whose body holds the per-block ``__shared__`` declarations
+:class:`~foundation.ir.GridLoop` whose body holds the per-block ``__shared__`` declarations
 (hoisted from wherever they were written: they exist once per block; so do those declared at
 namespace scope that the kernel names) and then one
-:class:`~transpiler.ir.ThreadLoop` with the rest of the body, barriers still in place.
+:class:`~foundation.ir.ThreadLoop` with the rest of the body, barriers still in place.
 
 Before::
 
@@ -28,9 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier.liveness import assigned_symbols, fresh_name
-from transpiler import ir
-from transpiler.diagnostics import CompileError, error
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.diagnostics import CompileError, error
+from foundation.passes import PassContext, map_kernels, register
 
 
 def _is_shared(node: ir.Node) -> bool:

@@ -1,7 +1,7 @@
 """Pass ``race-check``: warn of ``__shared__`` memory one thread stores and another thread of the
 block reads with no synchronization between them.
 
-Requires: ``barrier-split`` (the kernel is lowered: each :class:`~transpiler.ir.ThreadLoop` runs
+Requires: ``barrier-split`` (the kernel is lowered: each :class:`~foundation.ir.ThreadLoop` runs
 the block's threads one after another between two synchronization points, ``__syncthreads()``
 or a warp's).  Guarantees: the program is unchanged; ``ctx.warnings`` gets one located warning
 per pair of source lines that race.
@@ -31,10 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from barrier.barrier_interchange import thread_dependent_symbols, varies_with_thread
-from barrier.effects import SHARED, Access, KernelFacts, kernel_facts
-from transpiler import ir
-from transpiler.diagnostics import Diagnostic
-from transpiler.passes import PassContext, register
+from barrier.accesses import SHARED, Access
+from barrier.kernel_facts import KernelFacts, kernel_facts
+from foundation import ir
+from foundation.diagnostics import Diagnostic
+from foundation.passes import PassContext, register
 
 
 #: A guard the check does not understand (an access under it is not judged).

@@ -40,10 +40,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import GLOBAL, PARAM, SHARED, Access, KernelFacts, conflict, kernel_facts
+from barrier.accesses import GLOBAL, PARAM, SHARED, Access
+from barrier.conflicts import conflict
+from barrier.kernel_facts import KernelFacts, kernel_facts
 from barrier.liveness import fresh_name, without_unused_decls
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.expression_printer import print_expr
+from foundation.passes import PassContext, map_kernels, register
 
 
 def element_type(facts: KernelFacts, obj: tuple[str, int]) -> str | None:
@@ -265,8 +268,6 @@ def _expand_compound(s: ir.Stmt, target: ir.Expr) -> ir.Stmt:
 
 
 def _text(e: ir.Expr) -> str:
-    from openmp_emit.printer import print_expr
-
     return print_expr(e)
 
 

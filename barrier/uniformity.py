@@ -49,8 +49,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from barrier.effects import ATOMICS_PREFIX, READ_ONLY_LOADS, is_pure_function
-from transpiler import ir
+from barrier.accesses import ATOMICS_PREFIX, READ_ONLY_LOADS, is_pure_function
+from foundation import ir
 
 
 class Level(IntEnum):

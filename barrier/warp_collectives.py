@@ -2,7 +2,7 @@
 synchronization point, so that the barrier lowering handles warps as it handles blocks.
 
 Requires: ``parallel-loops`` and ``inline-device`` (collectives of called functions are in the
-kernel).  Guarantees: no :class:`~transpiler.ir.WarpCollective` is left.  A collective
+kernel).  Guarantees: no :class:`~foundation.ir.WarpCollective` is left.  A collective
 
     r = C(mask, value, operand)
 
@@ -11,8 +11,8 @@ becomes, in the thread loop:
 * phase A: the value is evaluated into a fresh local; the thread stamps its slot of the site's
   arrival array with the block's collective counter and writes the value into the site's
   per-block exchange array, both indexed by the flat thread id;
-* a :class:`~transpiler.ir.WarpSync` (for ``__syncthreads_count/and/or``: a
-  :class:`~transpiler.ir.Barrier` and then a ``WarpSync``), where ``barrier-interchange`` splits the
+* a :class:`~foundation.ir.WarpSync` (for ``__syncthreads_count/and/or``: a
+  :class:`~foundation.ir.Barrier` and then a ``WarpSync``), where ``barrier-interchange`` splits the
   thread loop and then advances the counter, so that each executed collective has its own stamp;
 * phase B: ``r`` is a call of ``moccuda::warp`` (``cuda2cpu_warp.h``) that reads the slots of the
   caller's warp segment; the mask, a shuffle's operand and the width are evaluated here, after
@@ -23,7 +23,7 @@ becomes, in the thread loop:
 ``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
 
 In a kernel ``fiber-lowering`` took (it runs first), the sync point is a
-:class:`~transpiler.ir.FiberBarrier` of warp scope (block scope for ``__syncthreads_count/and/or``
+:class:`~foundation.ir.FiberBarrier` of warp scope (block scope for ``__syncthreads_count/and/or``
 and ``block.sync()``): the lanes of a warp run in rounds, each to its next synchronization, and
 a warp sync waits only for the lanes of its own warp, so the lanes of a warp reaching a
 collective together all write before any reads, and a collective under a warp-uniform branch
@@ -77,11 +77,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from barrier.barrier_split import MAX_THREADS_PER_BLOCK
-from barrier.effects import is_pure_function
+from barrier.accesses import is_pure_function
 from barrier.liveness import assigned_symbols, fresh_name
-from transpiler import ir
-from transpiler.diagnostics import unsupported, warning
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.diagnostics import unsupported, warning
+from foundation.passes import PassContext, map_kernels, register
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from moccuda import build  # noqa: E402
-from transpiler.options import TranslateOptions  # noqa: E402
+from foundation.options import TranslateOptions  # noqa: E402
 from transpiler.translate import translate_file  # noqa: E402
 
 SOURCE = ROOT / "examples" / "normalize.cu"

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support import compile_cpp  # noqa: E402
-from transpiler.options import TranslateOptions  # noqa: E402
+from foundation.options import TranslateOptions  # noqa: E402
 from transpiler.translate import translate_file  # noqa: E402
 
 PROGRAM = r"""

@@ -23,6 +23,8 @@ from functools import cache
 
 import clang.cindex as ci
 
+from foundation.diagnostics import SourceLoc
+
 _visits = threading.local()
 
 
@@ -276,3 +278,20 @@ def name_before_template_arguments(tokens: list, after: int, lowest: int = 0) ->
             k -= 1
         k -= 1
     return k
+
+
+def location(cursor: ci.Cursor) -> SourceLoc:
+    """Where ``cursor`` starts, as a diagnostic location."""
+    loc = cursor.location
+    return SourceLoc(loc.file.name if loc.file else "<built-in>", loc.line, loc.column)
+
+
+def tokens_text(tokens) -> str:
+    """Join tokens compactly: a space only where two words would otherwise fuse."""
+    out = ""
+    for tok in tokens:
+        s = tok.spelling
+        if out and (out[-1].isalnum() or out[-1] == "_") and (s[0].isalnum() or s[0] == "_"):
+            out += " "
+        out += s
+    return out

@@ -26,9 +26,10 @@ from pathlib import Path
 import clang.cindex as ci
 
 from cuda_front import clang_ext
+from cuda_front.clang_ext import location, tokens_text
 from cuda_front import warp_front
-from transpiler import ir
-from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, error, unsupported
+from foundation import ir
+from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, error, unsupported
 
 K = ci.CursorKind
 
@@ -79,22 +80,6 @@ def too_deeply_nested(cursor: ci.Cursor) -> CompileError:
                                                  "statements and expressions in device code")])
 
 
-def location(cursor: ci.Cursor) -> SourceLoc:
-    loc = cursor.location
-    return SourceLoc(loc.file.name if loc.file else "<built-in>", loc.line, loc.column)
-
-
-def tokens_text(tokens) -> str:
-    """Join tokens compactly: a space only where two words would otherwise fuse."""
-    out = ""
-    for tok in tokens:
-        s = tok.spelling
-        if out and (out[-1].isalnum() or out[-1] == "_") and (s[0].isalnum() or s[0] == "_"):
-            out += " "
-        out += s
-    return out
-
-
 def symbol_id(cursor: ci.Cursor) -> int:
     """The symbol id of a declaration: unique in the translation unit (not ``cursor.hash``,
     32 bits that distinct declarations share)."""
@@ -105,15 +90,13 @@ def symbol_id(cursor: ci.Cursor) -> int:
 
 #: What glibc's assert() calls when its condition is false.
 ASSERT_FAIL = "__assert_fail"
-#: What it calls in device code (MocCUDA's cuda2cpu_device.h): CUDA's device assert, which also
-#: reports the block and thread, and ends the thread with the context's sticky cudaErrorAssert.
-DEVICE_ASSERT_FAIL = "moccuda::device_assert_fail"
+#: In device code it calls CUDA's device assert instead: ``ir.DEVICE_ASSERT_FAIL``.
 
 
 def device_assert(args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Call:
     """``__assert_fail(expression, file, line, function)`` in device code as CUDA's device assert."""
     where = tuple(ir.Builtin(var, dim, loc=loc) for var in ("blockIdx", "threadIdx") for dim in "xyz")
-    return ir.Call(DEVICE_ASSERT_FAIL, (*args, *where), loc=loc)
+    return ir.Call(ir.DEVICE_ASSERT_FAIL, (*args, *where), loc=loc)
 
 
 class Converter:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc
+from foundation.diagnostics import CompileError, Diagnostic, SourceLoc
 
 #: The largest bound accepted: 20,000 levels at 5 KiB is 100 MiB, a fifth of the deep stack.
 MAX_DEPTH = 20_000

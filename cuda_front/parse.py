@@ -26,8 +26,8 @@ import clang.cindex as ci
 
 from cuda_front import clang_ext  # noqa: F401  (reads source that is not UTF-8, makes cursor visits safe: see clang_ext)
 from cuda_front import nesting
-from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError, Diagnostic, SourceLoc
+from foundation.options import TranslateOptions
 
 FRONT_INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 MOCCUDA_INCLUDE_DIR = Path(__file__).resolve().parent.parent / "moccuda" / "include"

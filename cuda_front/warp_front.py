@@ -1,5 +1,5 @@
 """Front end of the warp-level operations: CUDA's warp intrinsics, ``__syncthreads_count/and/or``
-and cooperative groups become :class:`~transpiler.ir.WarpCollective` nodes (or plain index
+and cooperative groups become :class:`~foundation.ir.WarpCollective` nodes (or plain index
 arithmetic), which the ``warp-collectives`` pass lowers.
 
 Before::
@@ -23,8 +23,9 @@ import re
 
 import clang.cindex as ci
 
-from transpiler import ir
-from transpiler.diagnostics import CompileError, unsupported
+from cuda_front.clang_ext import location, tokens_text
+from foundation import ir
+from foundation.diagnostics import CompileError, unsupported
 
 K = ci.CursorKind
 
@@ -45,11 +46,6 @@ CG_OPERATORS = {"plus": "add", "less": "min", "greater": "max", "bit_and": "and"
 
 CG = "cooperative_groups::"
 FULL_MASK = "0xffffffffu"
-
-
-def _location(cursor: ci.Cursor):
-    from cuda_front.convert import location
-    return location(cursor)
 
 
 def _from_runtime(ref: ci.Cursor | None) -> bool:
@@ -101,7 +97,7 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
     other call."""
     name = cursor.spelling or _dependent_callee(children)
     ref = cursor.referenced
-    loc = _location(cursor)
+    loc = location(cursor)
     args = list(cursor.get_arguments())
     if name in WARP_INTRINSICS and _from_runtime(ref):
         return _intrinsic(conv, cursor, name, args, loc)
@@ -260,7 +256,7 @@ def group_sync_statement(conv, cursor: ci.Cursor) -> ir.Stmt | None:
         objects = list(call.get_arguments())
     if len(objects) != 1 or _group_type(objects[0]) != CG + "thread_group":
         return None
-    loc = _location(call)
+    loc = location(call)
     tile = ir.Member(conv.expr(objects[0]), "tile", False, loc=loc)
     block = ir.ExprStmt(ir.WarpCollective("sync", None, None, None, ir.Literal("32", loc=loc), "int", scope="block",
                                           loc=loc), loc=loc)
@@ -351,8 +347,6 @@ def _operator_object(conv, arg: ci.Cursor, loc) -> ir.Expr:
     """The operator of a ``cg::reduce``: the expression, or, for a temporary of a type the
     converter cannot represent in a template (``Op<T>()`` with ``Op`` a template template
     parameter), that type as written, constructed."""
-    from cuda_front.convert import tokens_text
-
     inner = arg
     while inner.kind == K.UNEXPOSED_EXPR and len(list(inner.get_children())) == 1:
         inner = list(inner.get_children())[0]

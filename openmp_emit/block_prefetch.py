@@ -50,21 +50,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import int_literal
 from barrier.liveness import assigned_symbols, fresh_name
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.integer_types import int_literal, unpromoted_integer_kind
+from foundation.passes import PassContext, map_kernels, register
 
 #: Streams prefetched per kernel at most: each costs a few instructions per block.
 MAX_STREAMS = 8
 _ARITHMETIC = frozenset("+ - * / % << >> & | ^".split())
-_INTEGER_KINDS = {
-    **dict.fromkeys(("unsigned", "unsigned int", "uint32_t", "std::uint32_t"), (False, 32)),
-    **dict.fromkeys(("unsigned long", "unsigned long long", "size_t", "std::size_t", "uint64_t",
-                     "std::uint64_t"), (False, 64)),
-    **dict.fromkeys(("int", "signed", "signed int", "int32_t", "std::int32_t"), (True, 32)),
-    **dict.fromkeys(("long", "long long", "int64_t", "std::int64_t", "ptrdiff_t", "std::ptrdiff_t"), (True, 64)),
-}
 
 
 @register
@@ -231,7 +224,7 @@ class _Resolver:
             init = self.resolve(decl.init, depth + 1)
             if init is None:
                 return None
-            declared = _integer_kind(decl.type)
+            declared = unpromoted_integer_kind(decl.type)
             if declared is not None and declared == _kind(init, self.symbols):
                 return init  # the declaration converts nothing
             return ir.Cast(_plain_type(decl.type), init, loc=e.loc)
@@ -241,7 +234,7 @@ class _Resolver:
         if isinstance(e, ir.Unary) and e.op in ("+", "-", "~") and not e.postfix:
             operand = self.resolve(e.operand, depth + 1)
             return None if operand is None else replace(e, operand=operand)
-        if isinstance(e, ir.Cast) and _integer_kind(e.type) is not None:
+        if isinstance(e, ir.Cast) and unpromoted_integer_kind(e.type) is not None:
             operand = self.resolve(e.operand, depth + 1)
             return None if operand is None else replace(e, operand=operand)
         return None
@@ -249,11 +242,6 @@ class _Resolver:
 
 def _plain_type(t: str) -> str:
     return " ".join(w for w in t.split() if w not in ("const", "volatile", "register"))
-
-
-def _integer_kind(t: str) -> tuple[bool, int] | None:
-    """(signed, bits) of an integer type spelling this pass reasons about, else None."""
-    return _INTEGER_KINDS.get(_plain_type(t))
 
 
 def _literal_value(e: ir.Expr) -> int | None:
@@ -281,9 +269,9 @@ def _kind(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> tuple[bool, int] | None:
         return (False, 32)
     if isinstance(e, ir.Name):
         symbol = symbols.get(e.sym)
-        return None if symbol is None else _integer_kind(symbol.type)
+        return None if symbol is None else unpromoted_integer_kind(symbol.type)
     if isinstance(e, ir.Cast):
-        return _integer_kind(e.type)
+        return unpromoted_integer_kind(e.type)
     if isinstance(e, ir.Unary):
         kind = _kind(e.operand, symbols)
         return None if kind is None else (kind[0] or kind[1] < 32, max(kind[1], 32))
@@ -347,7 +335,7 @@ def _drop_added_zero(n: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
     """Folds what substituting thread 0 leaves: ``(int)0u`` is ``0``, and ``x + 0u`` (``x + 0``)
     is ``x`` when that keeps the type."""
     if isinstance(n, ir.Cast) and isinstance(n.operand, ir.Literal) and n.operand.text == "0u":
-        kind = _integer_kind(n.type)
+        kind = unpromoted_integer_kind(n.type)
         if kind in ((True, 32), (False, 32)):
             return ir.Literal("0" if kind[0] else "0u", loc=n.loc)
     if isinstance(n, ir.Binary) and n.op == "+" and isinstance(n.rhs, ir.Literal) and n.rhs.text in ("0", "0u"):

@@ -23,15 +23,14 @@ After::
 
 from __future__ import annotations
 
-from transpiler import ir
+from foundation import ir
+from foundation.expression_printer import declare, pointer_to_element
 
 
 class CooperativePrinting:
     """The statement printer's method for a cooperative grid (mixed into ``KernelPrinter``)."""
 
     def cooperative_grid(self, s: ir.GridLoop) -> None:
-        from openmp_emit.emit import _pointer_to_element  # emit.py imports this module
-        from openmp_emit.printer import declare
 
         from barrier.grid_sync import SPIN_YIELD
 
@@ -47,8 +46,8 @@ class CooperativePrinting:
         if s.binds_dynamic_shared and not s.dynamic_shared:
             self.emit(f"(void){self.names.dynamic_shared};  // for moccuda::block_dynamic_shared()")
         for d in s.dynamic_shared:
-            self.emit(f"{declare(_pointer_to_element(d.type), d.name)} = "
-                      f"static_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared});")
+            self.emit(f"{declare(pointer_to_element(d.type), d.name)} = "
+                      f"static_cast<{pointer_to_element(d.type)}>({self.names.dynamic_shared});")
         for child in s.body.stmts:
             self.stmt(child)
         self.indent -= 1

@@ -40,11 +40,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from cuda_front.convert import DEVICE_ASSERT_FAIL
-from transpiler import ir
+from foundation import ir
 from openmp_emit.cooperative_emit import CooperativePrinting
+from openmp_emit.device_traps import may_trap
 from openmp_emit.fiber_emit import FiberPrinting
-from openmp_emit.printer import LoopNames, StmtPrinter, declare, print_expr
+from foundation.expression_printer import declare, pointer_to_element, print_expr
+from openmp_emit.printer import LoopNames, StmtPrinter
 
 
 def _uses_builtin(node: ir.Node, var: str) -> bool:
@@ -62,27 +63,6 @@ def _identifiers(node: ir.Node) -> set[str]:
         if isinstance(n, ir.KeptVar):
             names.add(n.storage)
     return names
-
-
-def may_trap(node: ir.Node, trapping: frozenset[str]) -> bool:
-    """Whether ``node`` can end its thread with a failing device assert: it calls
-    ``moccuda::device_assert_fail``, or a translated device function in ``trapping``."""
-    return any(isinstance(n, ir.Call) and (n.func == DEVICE_ASSERT_FAIL or ir.callee_name(n.func) in trapping)
-               for n in node.walk())
-
-
-def trapping_functions(program: ir.Program) -> frozenset[str]:
-    """The translated device functions that can end their thread with a failing device assert,
-    directly or through the translated functions they call."""
-    trapping: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for fn in program.device_functions:
-            if fn.name not in trapping and may_trap(fn.body, frozenset(trapping)):
-                trapping.add(fn.name)
-                changed = True
-    return frozenset(trapping)
 
 
 #: Threads per SIMD chunk of the flat schedule: a multiple of every vector width.
@@ -151,8 +131,8 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.indent += 1
         self.block_index(s)
         for d in s.dynamic_shared:
-            self.emit(f"{declare(_pointer_to_element(d.type), d.name)} = "
-                      f"static_cast<{_pointer_to_element(d.type)}>({self.names.dynamic_shared});")
+            self.emit(f"{declare(pointer_to_element(d.type), d.name)} = "
+                      f"static_cast<{pointer_to_element(d.type)}>({self.names.dynamic_shared});")
         # Threads that return are marked exited; once all of a block's have, the block is over
         # (its remaining code could otherwise wait on shared state that no thread updates).
         self.block_end = self.names.block_end if any(
@@ -396,17 +376,6 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.emit("}")
 
 
-def _pointer_to_element(array_type: str) -> str:
-    """``float[]`` -> ``float *``: the dynamic shared array seen as a pointer to its elements."""
-    i = array_type.index("[")
-    rest = array_type[i:]
-    base = array_type[:i].rstrip()
-    inner = rest[rest.index("]") + 1:]
-    if inner:
-        return f"{base} (*){inner}"
-    return f"{base} *"
-
-
 def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     params = ["moccuda::LaunchConfig launch"] + [declare(p.type, p.name) for p in kernel.params]
     head = head or (f"{kernel.qualifiers} " if kernel.qualifiers else "")
@@ -422,7 +391,7 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
     (``launch-regions``), so its grid loop is an orphaned work-sharing loop in a function
     ``NAME__team`` that every thread of a team calls, and ``NAME`` opens a region around it.
     ``trapping``: the translated device functions that can fail a device assert
-    (:func:`trapping_functions`).  ``assumed_block``: the block size (x, y, z; None where unknown)
+    (:func:`openmp_emit.device_traps.trapping_functions`).  ``assumed_block``: the block size (x, y, z; None where unknown)
     the translation took from the launches of its file, for a kernel other files may launch too:
     ``NAME`` checks it first (``moccuda::check_assumed_block``); ``assumed_distinct``, likewise,
     the pointer parameters taken to be in distinct allocations (``check_distinct_allocations``)."""

@@ -1,9 +1,9 @@
 """Printing of the fallback lowering (pass ``fiber-lowering``): a block's threads as fibers.
 
-A :class:`~transpiler.ir.FiberLoop` prints as a call of MocCUDA's ``moccuda::fibers::run_block``
+A :class:`~foundation.ir.FiberLoop` prints as a call of MocCUDA's ``moccuda::fibers::run_block``
 with the kernel body as a per-thread function (a lambda taking ``threadIdx`` and the block; it
 captures the block's ``__shared__`` arrays and the kernel's parameters by reference), and a
-:class:`~transpiler.ir.FiberBarrier` as the block's ``sync()`` (``sync_warp()`` for one of warp scope,
+:class:`~foundation.ir.FiberBarrier` as the block's ``sync()`` (``sync_warp()`` for one of warp scope,
 which waits only for the lanes of the thread's warp).  A ``return`` returns from the
 lambda: that thread is done.  The OpenMP loop over blocks around it is the usual ``GridLoop``.
 
@@ -27,8 +27,9 @@ After::
 from __future__ import annotations
 
 from barrier.liveness import fresh_name
-from openmp_emit.printer import print_expr
-from transpiler import ir
+from foundation.expression_printer import print_expr
+from foundation import ir
+from openmp_emit.device_traps import may_trap
 
 #: What a translation unit with fiber kernels includes (after ``cuda_runtime.h``).
 FIBERS_HEADER = "moccuda/fibers.h"
@@ -55,8 +56,6 @@ class FiberPrinting:
 
 
     def stmt_FiberLoop(self, s: ir.FiberLoop) -> None:
-        from openmp_emit.emit import may_trap  # emit.py imports this module
-
         uses_index = self.ambient or any(isinstance(n, (ir.Builtin, ir.BuiltinVector)) and n.var == "threadIdx"
                                          for n in s.walk())
         block = fresh_name("fiber_block", _names_in(s) | {"threadIdx", "blockIdx", "blockDim", "gridDim"}) \

@@ -10,7 +10,7 @@ loop qualifies when its body is
 
 and ``cond`` (negated for an early exit) is a conjunction some of whose terms compare an index
 ``first + threadIdx.d`` (through the prefix's declarations) with a limit that no thread changes:
-``i < n``, ``tid <= s``, ``n > col``.  Those terms become :class:`~transpiler.ir.ThreadBound`\\ s
+``i < n``, ``tid <= s``, ``n > col``.  Those terms become :class:`~foundation.ir.ThreadBound`\\ s
 of the loop; the others stay in the ``if``.  The index must not wrap around within one block (a
 grid whose flat index overflows its type is already broken on a GPU).
 
@@ -37,16 +37,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from barrier.liveness import assigned_symbols, without_unused_decls
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.integer_types import integer_kind, unpromoted_integer_kind
+from foundation.passes import PassContext, map_kernels, register
 
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _VALUE_OPS = frozenset("+ - * / % << >> & | ^ < <= > >= == != && ||".split())
 _ZERO = ir.Literal("0u")
-_SIGNED_32 = frozenset({"int", "signed", "signed int", "int32_t", "std::int32_t"})
-_UNSIGNED = frozenset({"unsigned", "unsigned int", "unsigned long", "unsigned long long", "size_t",
-                       "std::size_t", "uint32_t", "uint64_t", "std::uint32_t", "std::uint64_t"})
 
 
 @register
@@ -271,9 +269,9 @@ class _Folder:
         if "bool" in spelled or "*" in spelled or "&" in spelled:
             return None
         dim, first, exact = found
-        if _is_zero(first) and spelled in ("unsigned int", "unsigned"):
+        if _is_zero(first) and integer_kind(spelled) == (False, 32):
             return dim, first, exact  # (unsigned int)0u is 0u
-        return dim, wrap(first), exact or spelled in _SIGNED_32
+        return dim, wrap(first), exact or integer_kind(spelled) == (True, 32)
 
     def nonnegative(self, e: ir.Expr) -> bool:
         """Provably >= 0 (so adding it to a thread index cannot wrap a block's indices)."""
@@ -283,7 +281,9 @@ class _Folder:
             return True
         if isinstance(e, ir.Name):
             symbol = self.symbols.get(e.sym)
-            return symbol is not None and symbol.type.replace("const ", "").strip() in _UNSIGNED
+            # Only types that arithmetic keeps unsigned: two unsigned shorts add and multiply as ints.
+            kind = None if symbol is None else unpromoted_integer_kind(symbol.type)
+            return kind is not None and not kind[0]
         if isinstance(e, ir.Binary) and e.op in ("+", "*", "/", "%", ">>", "&", "|"):
             return self.nonnegative(e.lhs) and self.nonnegative(e.rhs)
         return False

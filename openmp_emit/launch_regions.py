@@ -53,8 +53,8 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from cuda_front import clang_ext
-from transpiler import ir
-from transpiler.passes import PassContext, register
+from foundation import ir
+from foundation.passes import PassContext, register
 
 K = ci.CursorKind
 

@@ -47,8 +47,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from openmp_emit.emit import FLAT_CHUNK
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from foundation import ir
+from foundation.passes import PassContext, map_kernels, register
 
 SCHEDULES = ("auto", "blocks", "flat", "nested")
 

@@ -35,10 +35,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.effects import THREAD_DIMS, Access, kernel_facts
-from openmp_emit.thread_simd import threads_independent
-from transpiler import ir
-from transpiler.passes import PassContext, map_kernels, register
+from barrier.accesses import Access
+from barrier.affine_forms import THREAD_DIMS
+from barrier.kernel_facts import kernel_facts
+from barrier.thread_independence import threads_independent
+from foundation import ir
+from foundation.passes import PassContext, map_kernels, register
 
 
 @register

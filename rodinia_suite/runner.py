@@ -7,7 +7,6 @@ import math
 import os
 import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import transpiler
 from rodinia_suite.benchmarks import COMMON_DIR, SEED, Benchmark
 
 CXXFLAGS = ["-O3", "-fopenmp"]
@@ -57,9 +57,16 @@ class Result:
 
 
 def cuda2cpu_command() -> list[str]:
-    """The installed console script, else the module."""
-    exe = shutil.which("cuda2cpu")
-    return [exe] if exe else [sys.executable, "-m", "transpiler.cli"]
+    """This checkout's cuda2cpu, run by this Python: the suite measures the compiler it was
+    imported with, not whichever ``cuda2cpu`` is first on PATH (see :func:`cuda2cpu_env`)."""
+    return [sys.executable, "-m", "transpiler.cli"]
+
+
+def cuda2cpu_env() -> dict[str, str]:
+    """The environment for :func:`cuda2cpu_command`: the directory holding this checkout's
+    packages first on PYTHONPATH."""
+    root = str(Path(transpiler.__file__).resolve().parent.parent)
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
 
 
 def _first_diagnostic(text: str) -> str:
@@ -75,7 +82,7 @@ def build_translated(bench: Benchmark, out_dir: Path, disabled: tuple[str, ...] 
     exe = out_dir / f"{bench.name}_cuda{suffix}"
     cmd = cuda2cpu_command() + ["-O3", f"-I{COMMON_DIR}", *(f"--no-{p}" for p in disabled),
                                 str(bench.cuda_source), "-o", str(exe)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=cuda2cpu_env())
     if proc.returncode != 0:
         raise StepFailed(f"translate failed: {_first_diagnostic(proc.stderr + proc.stdout)}")
     return exe
@@ -170,7 +177,8 @@ def run_benchmark(bench: Benchmark, size: str, threads_list: list[int], repeats:
 
 
 def optional_passes() -> list[str]:
-    from transpiler.passes import PASS_REGISTRY, default_pipeline
+    from foundation.passes import PASS_REGISTRY
+    from transpiler.pipeline import default_pipeline
 
     names = default_pipeline().split(",")
     return [n for n in names if not PASS_REGISTRY[n]().required]

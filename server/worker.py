@@ -34,9 +34,9 @@ from server.sandbox import SandboxUnavailable, Tree, compiler_trees, confine, py
 
 from cuda_front.parse import FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR
 from moccuda.build import include_dir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
-from transpiler.passes import default_pipeline
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
+from transpiler.pipeline import default_pipeline
 from transpiler.translate import translate_file
 
 default_pipeline()  # registers every pass now, in the fork server, instead of once per request

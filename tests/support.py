@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 ROOT = Path(__file__).resolve().parent.parent

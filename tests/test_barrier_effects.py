@@ -11,15 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from barrier.effects import Affine, Poly, barrier_effects, cross_conflicts, describe, kernel_facts, may_meet
+from barrier.affine_forms import Affine, Poly
+from barrier.conflicts import describe, may_meet
+from barrier.effects import barrier_effects, cross_conflicts
+from barrier.kernel_facts import kernel_facts
 from coverage_table import covers
 from cuda_front import launch_sites
 from cuda_front.convert import Converter
 from cuda_front.parse import parse_file
-from transpiler import ir
+from foundation import ir
 from transpiler import translate as tr
-from transpiler.options import TranslateOptions
-from transpiler.passes import PassContext, build_pipeline, run_pipeline
+from foundation.options import TranslateOptions
+from foundation.passes import PassContext, run_pipeline
+from transpiler.pipeline import build_pipeline
 
 
 def analysis_ir(source: str, tmp_path: Path, pipeline: str = "parallel-loops", name: str = "k.cu"):

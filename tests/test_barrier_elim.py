@@ -8,8 +8,8 @@ import pytest
 
 from support import PROGRAMS, translate_build_run
 from test_barrier_effects import analysis_ir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 
 CASES = r"""
 #include <cstdio>

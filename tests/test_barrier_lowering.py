@@ -11,9 +11,9 @@ import pytest
 from barrier.barrier_split import choose_kept
 from coverage_table import covers
 from support import MANY_THREADS, PROGRAMS, run_built, translate_build_run
-from transpiler import ir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 #: The barrier corpus (other directories of tests/programs belong to other features).

@@ -7,7 +7,7 @@ import os
 import subprocess
 
 from support import PROGRAMS, compile_cpp
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 PREFETCHING = PROGRAMS / "openmp" / "block_prefetch.cu"

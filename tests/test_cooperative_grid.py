@@ -16,8 +16,8 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
-from transpiler import ir
-from transpiler.diagnostics import CompileError
+from foundation import ir
+from foundation.diagnostics import CompileError
 from transpiler.translate import translate_file
 
 GRID_SYNC = PROGRAMS / "cooperative" / "grid_sync.cu"

@@ -17,8 +17,8 @@ import pytest
 from coverage_table import covers
 from moccuda import build
 from support import CXX, PROGRAMS, ROOT, translate_build_run
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 DEVICE_LIB = PROGRAMS / "device_lib"

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from support import compile_cpp
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 #: The largest block the generator uses (the shared array has one slot per thread).

@@ -15,9 +15,9 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS, compile_cpp, run_cli, translate_build_run
-from transpiler import ir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 WITH_BARRIERS = sorted(p for d in ("barriers", "topbarrier") for p in (PROGRAMS / d).glob("*.cu")

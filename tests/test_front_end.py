@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import ir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 

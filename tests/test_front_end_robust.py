@@ -9,8 +9,8 @@ import pytest
 
 from coverage_table import covers
 from support import run_cli, translate_build_run
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)

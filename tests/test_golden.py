@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from support import compile_cpp
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -10,7 +10,7 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS, run_cli as cuda2cpu, translate_build_run
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 
 DEVICE_LIB = PROGRAMS / "device_lib"
 

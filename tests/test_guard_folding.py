@@ -7,8 +7,8 @@ import re
 import pytest
 
 from support import PROGRAMS, compile_cpp, translate_build_run, without_line_markers
-from transpiler import ir
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 GUARDS = PROGRAMS / "openmp" / "guards.cu"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support import PROGRAMS, translate_build_run
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 REGIONS = PROGRAMS / "openmp" / "regions.cu"

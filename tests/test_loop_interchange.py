@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from support import PROGRAMS, build_run
-from transpiler import ir
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 PROGRAM = PROGRAMS / "openmp" / "loop_interchange.cu"

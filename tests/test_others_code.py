@@ -12,7 +12,7 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS, run_cli, translate_build_run
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 
 OTHERS = PROGRAMS / "others_code"
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from support import EXAMPLES, translate_build_run
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 
 CASES = r"""
 #include <cstdio>

@@ -8,9 +8,9 @@ and the minimal form must compile without -Wparentheses warnings.
 import random
 import subprocess
 
-from openmp_emit.printer import declare, print_expr
+from foundation.expression_printer import declare, print_expr
 from support import CXX
-from transpiler import ir
+from foundation import ir
 
 OPS = ["+", "-", "*", "/", "%", "<<", ">>", "<", "<=", "==", "!=", "&", "^", "|", "&&", "||"]
 

@@ -12,10 +12,11 @@ import subprocess
 
 import pytest
 
-from openmp_emit.printer import StmtPrinter, print_expr
+from foundation.expression_printer import print_expr
+from openmp_emit.printer import StmtPrinter
 from support import CXX, moccuda_compile_flags
-from transpiler import ir
-from transpiler.diagnostics import CompileError
+from foundation import ir
+from foundation.diagnostics import CompileError
 
 #: Scalar types as libclang spells them, with the value that converting 5 to each gives.
 SCALAR_TYPES = ["int", "unsigned int", "unsigned", "long long", "unsigned long long", "signed char",

@@ -9,7 +9,7 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 RACY = r"""

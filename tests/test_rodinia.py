@@ -191,7 +191,8 @@ int main(int argc, char **argv)
 
 def test_ablation_turns_off_each_optional_pass_and_reports_its_geomean(tmp_path):
     from rodinia_suite.runner import Timing, format_ablation, optional_passes
-    from transpiler.passes import PASS_REGISTRY, build_pipeline, default_pipeline
+    from foundation.passes import PASS_REGISTRY
+    from transpiler.pipeline import build_pipeline, default_pipeline
 
     passes = optional_passes()
     # Read from the pass registry: every optional pass of the default pipeline, none required.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from support import PROGRAMS, build_run, run_cli, translate_build_run
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 #: The barrier corpus and the OpenMP programs: self-checking, each prints PASS.

@@ -10,8 +10,8 @@ from barrier.liveness import per_thread_storage_type
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from transpiler.cli import main as cuda2cpu_main
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 SCOPE = PROGRAMS / "scope"

@@ -9,8 +9,8 @@ import pytest
 from openmp_emit.printer import StmtPrinter
 from support import PROGRAMS, translate_build_run
 from test_barrier_effects import analysis_ir, thread_loop
-from transpiler import ir
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.options import TranslateOptions
 
 CASES = r"""
 #include <cstdio>

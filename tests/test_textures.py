@@ -10,8 +10,8 @@ import pytest
 
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 

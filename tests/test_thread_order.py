@@ -8,11 +8,12 @@ import re
 
 import pytest
 
-from barrier.effects import Access, Affine, Poly
+from barrier.accesses import Access
+from barrier.affine_forms import Affine, Poly
 from openmp_emit.thread_order import innermost_dimension
 from support import PROGRAMS, translate_build_run
-from transpiler import ir
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 PROGRAM = PROGRAMS / "openmp" / "thread_order.cu"

@@ -9,8 +9,8 @@ import subprocess
 import pytest
 
 from support import PROGRAMS, compile_cpp
-from transpiler import ir
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 MIXED = PROGRAMS / "openmp" / "simd_mixed.cu"

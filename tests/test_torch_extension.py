@@ -235,7 +235,7 @@ def test_gpu_atomic_add_races_exactly(tmp_path):
     with PyTorch's headers as system headers, built with g++ and MocCUDA, run on 2 threads."""
     from moccuda.torch.translate import COMPAT_INCLUDE_DIR, torch_include_dirs
     from support import compile_cpp
-    from transpiler.options import TranslateOptions
+    from foundation.options import TranslateOptions
     from transpiler.translate import translate_file
 
     cu = PROGRAMS / "torch" / "gpu_atomic_add.cu"

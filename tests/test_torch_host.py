@@ -10,7 +10,7 @@ import os
 import subprocess
 
 from support import PROGRAMS, compile_cpp, translate_build_run
-from transpiler.options import TranslateOptions
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 TORCH_PROGRAMS = PROGRAMS / "torch"
@@ -66,7 +66,7 @@ def test_unspelled_dependent_member_is_a_located_error(tmp_path):
     cu.write_text("template <typename T> struct A { template <int D> __device__ int size() const; };\n"
                   "template <typename T>\n"
                   "__global__ void k(A<T> a, int *out) { out[0] = a.template size<0>(); }\n")
-    from transpiler.diagnostics import CompileError
+    from foundation.diagnostics import CompileError
 
     try:
         translate_file(cu, TranslateOptions())

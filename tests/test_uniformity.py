@@ -23,9 +23,9 @@ from barrier.uniformity import Level, kernel_uniformity
 from coverage_table import covers
 from support import PROGRAMS, translate_build_run
 from test_barrier_effects import analysis_ir
-from transpiler import ir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 DIVERGENT = PROGRAMS / "divergent"

@@ -14,9 +14,9 @@ import pytest
 
 from coverage_table import covers
 from support import MANY_THREADS, PROGRAMS, build_run, run_built, translate_build_run
-from transpiler import ir
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation import ir
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 WARP = PROGRAMS / "warp"

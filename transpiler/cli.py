@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    from transpiler import driver
-    from transpiler.diagnostics import CompileError
+    from transpiler import build_steps, driver
+    from foundation.diagnostics import CompileError
 
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:
@@ -95,7 +95,7 @@ def _run(argv: list[str] | None) -> int:
     except CompileError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
-    except (driver.BuildError, moccuda_build.BuildError) as exc:
+    except (build_steps.BuildError, moccuda_build.BuildError) as exc:
         print(f"cuda2cpu: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

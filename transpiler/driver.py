@@ -4,7 +4,7 @@ Every output is made in a temporary directory and moved into place only when its
 succeeded, so a failed build leaves no output and no intermediates behind (``--keep`` keeps the
 translated C++ of each ``.cu`` as ``NAME.cu.cpp`` beside the output, or in ``--keep-dir``).
 An output that cannot be written (its directory missing, a full disk, a file-size limit) is a
-:class:`BuildError` naming it, and whatever was there before stays as it was.
+:class:`transpiler.build_steps.BuildError` naming it, and whatever was there before stays as it was.
 The command line it carries out is a :class:`transpiler.nvcc_flags.Invocation`.
 """
 
@@ -13,231 +13,31 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from moccuda import build as moccuda_build
-from transpiler import toolkit
-from transpiler.nvcc_flags import CUDA_RUNTIME_LIBS, UNSUPPORTED_CUDA_LIBS, Input
-from transpiler.options import TranslateOptions
-
-
-class BuildError(Exception):
-    pass
-
-
-def host_compiler(inv) -> str:
-    if inv.ccbin:
-        if os.path.isdir(inv.ccbin):
-            return os.path.join(inv.ccbin, "g++")
-        return inv.ccbin
-    return os.environ.get("CXX") or "g++"
-
-
-def c_compiler() -> str:
-    return os.environ.get("CC") or "gcc"
-
-
-def _translate_options(inv, source: Path) -> TranslateOptions:
-    return TranslateOptions(
-        include_dirs=(*inv.include_dirs, *inv.system_include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
-        pre_includes=tuple(inv.pre_includes), std=inv.std, pipeline=inv.pipeline,
-        disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering, torch_host=inv.torch_host,
-        schedule=inv.schedule, host_openmp=asks_for_openmp(inv.compiler_flags))
-
-
-def asks_for_openmp(host_flags) -> bool:
-    """Whether the host compiler's flags turn OpenMP on (``-Xcompiler -fopenmp``): only then does
-    nvcc's host compiler define ``_OPENMP`` for the source."""
-    return any(f == "-fopenmp" or f.startswith("-fopenmp=") for f in host_flags)
-
-
-def _execute(cmd: list[str], inv) -> None:
-    if inv.verbose or inv.dryrun:
-        print("#$ " + shlex.join(cmd), file=sys.stderr)
-    if inv.dryrun:
-        return
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True)
-    except FileNotFoundError:
-        raise BuildError(f"cannot run '{cmd[0]}': not found (set -ccbin or $CXX)") from None
-    sys.stderr.write(done.stderr)
-    _write_stdout(done.stdout)
-    if done.returncode != 0:
-        raise BuildError(f"'{os.path.basename(cmd[0])}' failed with exit status {done.returncode}")
-
-
-def _write_stdout(text: str) -> None:
-    try:
-        sys.stdout.flush()
-        # bytes of the input that are not UTF-8 are in ``text`` as lone surrogates: write them back
-        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-        sys.stdout.buffer.flush()
-    except OSError as exc:
-        raise BuildError(f"cannot write standard output: {exc.strerror or exc}") from None
-
-
-def _write_error(path: Path, exc: OSError) -> BuildError:
-    return BuildError(f"cannot write {path}: {exc.strerror or exc}")
-
-
-def _check_output_path(path: Path) -> None:
-    """A clear error, before any work, for an output that cannot be made: a directory named as
-    the output, or a missing directory to put it in."""
-    if path.is_dir():
-        raise BuildError(f"cannot write {path}: it is a directory")
-    if not path.parent.is_dir():
-        raise BuildError(f"cannot write {path}: no such directory {path.parent}")
-
-
-def _place(path: Path, fill) -> None:
-    """Make ``path`` whole or not at all: ``fill(f)`` writes a temporary binary file beside it,
-    which is renamed over it only when complete (a full disk or a file-size limit leaves no
-    half-written output).  A path that exists and is not a regular file (``-o /dev/null``, a
-    pipe) is written in place: renaming over it would replace the device or pipe with a file.
-    Every failure is a :class:`BuildError` naming ``path``."""
-    try:
-        if path.exists() and not path.is_file():
-            with open(path, "wb") as f:
-                fill(f)
-            return
-        _check_output_path(path)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise _write_error(path, exc) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            fill(f)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600: the mode a plain open() would have given
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise _write_error(path, exc) from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (see :func:`_place`)."""
-    _place(path, lambda f: f.write(text.encode("utf-8", "surrogateescape")))  # bytes that were not UTF-8, as they were
-
-
-def _user_flags(inv) -> list[str]:
-    """The preprocessor options of the command line, for the host compiler."""
-    return ([f"-I{d}" for d in inv.include_dirs] + [f"-isystem{d}" for d in inv.system_include_dirs]
-            + [f"-D{d}" for d in inv.defines] + [f"-U{u}" for u in inv.undefines])
-
-
-def _libraries(inv) -> list[str]:
-    """``-l``/``-L`` in order, without the CUDA runtime libraries (MocCUDA is linked instead)."""
-    return [lib for lib in inv.libraries if not (lib.startswith("-l") and lib[2:] in CUDA_RUNTIME_LIBS)]
-
-
-def without_installed_toolkit(inv) -> tuple[list[str], list[str]]:
-    """Drop from ``inv`` the -I/-isystem directories of an installed CUDA toolkit (NVIDIA's headers
-    break the parse; MocCUDA's stand in for them), and refuse CUDA libraries MocCUDA does not
-    provide.  An -L into a toolkit stays (other libraries may live there): the link searches the
-    toolkit directory's lib64 first, so -lcudart, -lcuda and -lcublas are MocCUDA's all the same.
-    Returns the dropped include directories and those library directories, for -v."""
-    dropped = [d for d in (*inv.include_dirs, *inv.system_include_dirs) if toolkit.is_toolkit_include_dir(d)]
-    shadowed = [lib[2:] for lib in inv.libraries if lib.startswith("-L") and toolkit.is_toolkit_library_dir(lib[2:])]
-    inv.include_dirs = [d for d in inv.include_dirs if d not in dropped]
-    inv.system_include_dirs = [d for d in inv.system_include_dirs if d not in dropped]
-    for lib in inv.libraries:
-        if lib.startswith("-l") and lib[2:] in UNSUPPORTED_CUDA_LIBS:
-            raise BuildError(f"{lib}: MocCUDA has no {UNSUPPORTED_CUDA_LIBS[lib[2:]]} (it provides the CUDA runtime, "
-                             "-lcudart/-lcuda, and cuBLAS, -lcublas)")
-    return dropped, shadowed
-
-
-def _compile_command(inv, source: Input, path: str, obj: Path, extra_includes: list[str] = ()) -> list[str]:
-    """The host compiler command that makes ``obj`` from ``path`` (``source``'s translation for .cu)."""
-    common = [inv.opt or "-O3", "-fopenmp", f"-I{moccuda_build.include_dir()}", *_user_flags(inv)]
-    if inv.debug:
-        common.append("-g")
-    if inv.no_warnings:
-        common.append("-w")
-    if inv.shared:
-        common.append("-fPIC")
-    if source.language == "c":
-        language = ["-x", "c"] if os.path.splitext(path)[1] not in (".c", ".i") else []
-        return [c_compiler(), *common, *_pre_includes(inv), *inv.compiler_flags, "-c", *language, path, "-o", str(obj)]
-    cxx = [host_compiler(inv), f"-std={inv.std or 'c++17'}", *common]
-    if source.language == "cu":
-        # The .cu's directory, for the quoted includes the translation left in place: searched first,
-        # as for the .cu itself (-iquote comes before every -I), so that no -I directory shadows it.
-        cxx[1:1] = ["-iquote", os.path.dirname(os.path.abspath(source.path))]
-        cxx += moccuda_build.TRANSLATION_COMPILE_FLAGS
-        cxx += [f"-I{d}" for d in extra_includes]
-        return [*cxx, *inv.compiler_flags, "-c", path, "-o", str(obj)]
-    cxx += _pre_includes(inv)
-    # -x c++ on a .cu (or another suffix the host compiler does not know): C++, as nvcc compiles it.
-    language = ["-x", "c++"] if os.path.splitext(path)[1] not in _CXX_SUFFIXES else []
-    return [*cxx, *inv.compiler_flags, "-c", *language, path, "-o", str(obj)]
-
-
-#: Suffixes g++ and clang++ compile as C++ by themselves.
-_CXX_SUFFIXES = (".cpp", ".cc", ".cxx", ".C", ".c++", ".cp", ".CPP", ".ii")
-
-
-def _pre_includes(inv) -> list[str]:
-    return [arg for f in inv.pre_includes for arg in ("-include", f)]
-
-
-def _dependency_command(inv, source: Input, kind: str, dep_file: Path | None, targets: list[str]) -> list[str]:
-    """make rules for ``source``'s headers, from the host preprocessor with the front end's view of a .cu:
-    ``__CUDACC__`` defined and MocCUDA's ``cuda_runtime.h`` included first, as a system header."""
-    if source.language == "c":
-        cmd = [c_compiler()]
-    else:
-        cmd = [host_compiler(inv), f"-std={inv.std or 'c++17'}"]
-    cmd += ["-M" if kind == "all" else "-MM", "-isystem", str(moccuda_build.include_dir()), *_user_flags(inv)]
-    if source.language == "cu":
-        cmd += ["-x", "c++", "-D__CUDACC__", "-D__NVCC__", "-include", "cuda_runtime.h"]
-    cmd += _pre_includes(inv)
-    if dep_file is not None:
-        cmd += ["-MF", str(dep_file)]
-    cmd += [arg for t in targets for arg in ("-MT", t)]
-    if inv.dep_phony:
-        cmd.append("-MP")
-    return [*cmd, *inv.compiler_flags, source.path]
-
-
-def _translate_command(inv, source: Input, cpp: Path) -> list[str]:
-    """The translation step as a command line of its own (shown by -v and --dryrun)."""
-    flags = ([f"-I{d}" for d in inv.include_dirs] + [arg for d in inv.system_include_dirs for arg in ("-isystem", d)]
-             + [f"-D{d}" for d in inv.defines] + [f"-U{u}" for u in inv.undefines]
-             + [arg for f in inv.pre_includes for arg in ("-include", f)] + ([f"-std={inv.std}"] if inv.std else []))
-    return ["cuda2cpu", "--emit=openmp", *flags, source.path, "-o", str(cpp)]
-
-
-def _print_warnings(inv, result) -> None:
-    """The translation's warnings (a kernel lowered with the fiber fallback, ...), unless -w."""
-    if not inv.no_warnings:
-        for w in result.warnings:
-            print(w.render(), file=sys.stderr)
+from transpiler import build_steps as steps
+from transpiler import kernel_library, toolkit
+from transpiler.nvcc_flags import Input
+from transpiler.translate import translate_file
 
 
 def _emit(inv) -> list[dict]:
     """--emit=openmp and -cuda: the translations themselves."""
-    from transpiler.translate import translate_file
-
     explains = []
     for source in inv.inputs:
-        result = translate_file(source.path, _translate_options(inv, Path(source.path)))
-        _print_warnings(inv, result)
+        result = translate_file(source.path, steps.translate_options(inv, Path(source.path)))
+        steps.print_warnings(inv, result)
         explains.append(result.explain)
         if inv.emit == "cuda":
             _preprocessed(inv, source, result, Path(inv.output or Path(source.path).name + ".cpp.ii"))
         elif inv.output == "-" or (inv.output is None and len(inv.inputs) == 1 and inv.explain != "json"):
-            _write_stdout(result.source)
+            steps.write_stdout(result.source)
         else:
             target = Path(inv.output) if inv.output else Path(Path(source.path).stem + ".omp.cpp")
-            _atomic_write_text(target, result.source)
+            steps.atomic_write_text(target, result.source)
     return explains
 
 
@@ -246,11 +46,11 @@ def _preprocessed(inv, source: Input, result, target: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix="cuda2cpu-"))
     try:
         cpp = work / (Path(source.path).name + ".cpp")
-        _atomic_write_text(cpp, result.source)
-        command = _compile_command(inv, source, str(cpp), work / "out.ii", result.include_dirs)
+        steps.atomic_write_text(cpp, result.source)
+        command = steps.compile_command(inv, source, str(cpp), work / "out.ii", result.include_dirs)
         command[command.index("-c")] = "-E"
-        _execute(command, inv)
-        _install(work / "out.ii", target, inv)
+        steps.execute(command, inv)
+        steps.install(work / "out.ii", target, inv)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -271,51 +71,51 @@ def _dependency_target(inv, source: Input) -> Path:
     return Path(Path(source.path).stem + ".d")
 
 
-def _install(built: Path, target: Path, inv) -> None:
-    """Put a finished output in place, whole or not at all (nothing to move in a dry run): renamed
-    when it can be, else copied through :func:`_place`, with its mode (an executable stays one)."""
-    if inv.dryrun:
-        return
-    if target.is_file() or not target.exists():
-        _check_output_path(target)
-        try:
-            os.replace(built, target)
-            return
-        except OSError:
-            pass  # another file system: copied below
-
-    def copy(f) -> None:
-        with open(built, "rb") as source:
-            shutil.copyfileobj(source, f)
-
-    _place(target, copy)
-    if target.is_file():
-        try:
-            shutil.copymode(built, target)
-        except OSError as exc:
-            raise _write_error(target, exc) from None
-
-
-def _keep(cpp: Path, kept: Path) -> None:
-    """--keep: a copy of the translation ``cpp`` at ``kept``."""
-    _place(kept, lambda f: f.write(cpp.read_bytes()))
+def _kernel_library(inv, sources) -> list[dict]:
+    """Translate each ``.cu`` of ``inv`` as a kernel library's source, compile it with ``-fPIC
+    -fvisibility=hidden`` and link them into ``inv.output`` (``-shared``, without MocCUDA)."""
+    explains = []
+    work = Path(tempfile.mkdtemp(prefix="cuda2cpu-kernels-"))
+    try:
+        objects = []
+        for n, source in enumerate(sources):
+            options = steps.translate_options(inv, Path(source.path))
+            result = translate_file(source.path, options, kernel_library=True)
+            steps.print_warnings(inv, result)
+            explains.append(result.explain)
+            cpp = work / f"{n}_{Path(source.path).name}.cpp"
+            steps.atomic_write_text(cpp, result.source)
+            if inv.keep:
+                kept_name = Path(source.path).with_suffix(".kernels.cpp").name
+                kept = Path(inv.keep_dir or Path(inv.output).parent) / kept_name
+                steps.keep(cpp, kept)
+            obj = work / f"{n}.o"
+            cmd = steps.compile_command(inv, source, str(cpp), obj, result.include_dirs)
+            cmd[cmd.index("-c"):cmd.index("-c")] = ["-fPIC", "-fvisibility=hidden"]
+            steps.execute(cmd, inv)
+            objects.append(str(obj))
+        library = work / Path(inv.output).name
+        steps.execute([steps.host_compiler(inv), "-shared", "-fopenmp", *objects, "-o", str(library),
+                         *steps.libraries(inv), *[f"-Wl,{f}" for f in inv.linker_flags], *inv.link_args], inv)
+        steps.install(library, Path(inv.output), inv)
+        return explains
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def run(inv) -> list[dict]:
     """Carry out one invocation (a :class:`transpiler.nvcc_flags.Invocation`); return the explain
     report of each translated file."""
-    from transpiler.translate import translate_file
-
     for source in inv.inputs:
         if not os.path.exists(source.path):
-            raise BuildError(f"{source.path}: no such file")
+            raise steps.BuildError(f"{source.path}: no such file")
     if inv.odir and inv.mode == "compile" and not inv.output and not os.path.isdir(inv.odir):
-        raise BuildError(f"-odir {inv.odir}: no such directory")
+        raise steps.BuildError(f"-odir {inv.odir}: no such directory")
     if inv.output and inv.output != "-" and not inv.dryrun:  # before any work: cannot be written?
         output = Path(inv.output)
         if output.is_dir() or not output.exists() or output.is_file():
-            _check_output_path(output)
-    dropped, shadowed = without_installed_toolkit(inv)
+            steps.check_output_path(output)
+    dropped, shadowed = steps.without_installed_toolkit(inv)
     if inv.verbose or inv.dryrun:  # nvcc's settings first, as CMake reads them from `nvcc -v`
         root = toolkit.current_root() if not inv.dryrun else toolkit.planned_root()
         for line in toolkit.verbose_variables(root):
@@ -331,9 +131,8 @@ def run(inv) -> list[dict]:
     if inv.emit in ("openmp", "cuda"):  # -cuda: nvcc's "translated source" step, which is ours
         return _emit(inv)
     if inv.emit == "kernel-library":
-        from transpiler import kernel_library
         inv.output = inv.output or kernel_library.default_output(inv.inputs[0].path)
-        return kernel_library.build(inv, inv.inputs)
+        return _kernel_library(inv, inv.inputs)
 
     explains: list[dict] = []
     sources = [s for s in inv.inputs if s.language != "object"]
@@ -342,15 +141,15 @@ def run(inv) -> list[dict]:
         if inv.deps:  # -M/-MM: the rules only, to -MF, -o or stdout
             for source in sources:
                 target = inv.dep_file or inv.output
-                _execute(_dependency_command(inv, source, inv.deps, work / "deps.d" if target else None,
+                steps.execute(steps.dependency_command(inv, source, inv.deps, work / "deps.d" if target else None,
                                              inv.dep_targets), inv)
                 if target:
-                    _install(work / "deps.d", Path(target), inv)
+                    steps.install(work / "deps.d", Path(target), inv)
             return explains
         if inv.mode == "dlink":  # no device code to link: an empty object keeps Makefiles working
             obj = work / "dlink.o"
-            _execute([host_compiler(inv), "-x", "c++", "-c", os.devnull, "-o", str(obj)], inv)
-            _install(obj, Path(inv.output or "a_dlink.o"), inv)
+            steps.execute([steps.host_compiler(inv), "-x", "c++", "-c", os.devnull, "-o", str(obj)], inv)
+            steps.install(obj, Path(inv.output or "a_dlink.o"), inv)
             return explains
 
         objects: list[str] = []  # in the command line's order, as nvcc links them (main.cu libfoo.a)
@@ -364,26 +163,26 @@ def run(inv) -> list[dict]:
             if source.language == "cu":
                 cpp = work / (Path(source.path).name + ".cpp")
                 if inv.verbose or inv.dryrun:
-                    print("#$ " + shlex.join(_translate_command(inv, source, cpp)), file=sys.stderr)
+                    print("#$ " + shlex.join(steps.translate_command(inv, source, cpp)), file=sys.stderr)
                 if not inv.dryrun:
-                    result = translate_file(source.path, _translate_options(inv, Path(source.path)))
-                    _print_warnings(inv, result)
+                    result = translate_file(source.path, steps.translate_options(inv, Path(source.path)))
+                    steps.print_warnings(inv, result)
                     explains.append(result.explain)
-                    _atomic_write_text(cpp, result.source)
+                    steps.atomic_write_text(cpp, result.source)
                     extra_includes = result.include_dirs  # the inlined headers' own includes
                 path = str(cpp)
                 if inv.keep and not inv.dryrun:
                     kept = Path(inv.keep_dir or (Path(inv.output).parent if inv.output else ".")) / cpp.name
-                    _keep(cpp, kept)
+                    steps.keep(cpp, kept)
                     print(f"cuda2cpu: kept the translation of {source.path} as {kept}", file=sys.stderr)
-            _execute(_compile_command(inv, source, path, obj, extra_includes), inv)
+            steps.execute(steps.compile_command(inv, source, path, obj, extra_includes), inv)
             if inv.deps_compile:
                 object_name = str(_object_target(inv, source) if inv.mode == "compile" else Path(source.path).stem + ".o")
-                _execute(_dependency_command(inv, source, inv.deps_compile, work / "deps.d",
+                steps.execute(steps.dependency_command(inv, source, inv.deps_compile, work / "deps.d",
                                              inv.dep_targets or [object_name]), inv)
-                _install(work / "deps.d", _dependency_target(inv, source), inv)
+                steps.install(work / "deps.d", _dependency_target(inv, source), inv)
             if inv.mode == "compile":
-                _install(obj, _object_target(inv, source), inv)
+                steps.install(obj, _object_target(inv, source), inv)
             else:
                 objects.append(str(obj))
         if inv.mode == "compile":
@@ -391,12 +190,12 @@ def run(inv) -> list[dict]:
         if inv.mode == "lib":
             output = Path(inv.output or "a.a")
             archive = work / output.name
-            _execute([inv.arbin or "ar", *inv.archive_flags, "rcs", str(archive), *objects], inv)
-            _install(archive, output, inv)
+            steps.execute([inv.arbin or "ar", *inv.archive_flags, "rcs", str(archive), *objects], inv)
+            steps.install(archive, output, inv)
             return explains
         output = Path(inv.output or "a.out")
         linked = work / output.name
-        libraries = _libraries(inv)
+        libraries = steps.libraries(inv)
         root = toolkit.planned_root() if inv.dryrun else toolkit.current_root()
         if not inv.dryrun and any(lib in ("-lcublas", "-lcublas_static") for lib in libraries) \
                 and not toolkit.add_cublas(root):
@@ -405,11 +204,11 @@ def run(inv) -> list[dict]:
         # first (so -lcublas is MocCUDA's too): the static runtime (a shared library links the shared one),
         # after the user's libraries, as a static library of CUDA code calls into it.
         runtime = "-lcudart" if inv.shared else "-lcudart_static"
-        cmd = [host_compiler(inv), "-fopenmp", *(["-shared"] if inv.shared else []), *objects, "-o", str(linked),
+        cmd = [steps.host_compiler(inv), "-fopenmp", *(["-shared"] if inv.shared else []), *objects, "-o", str(linked),
                toolkit.library_flag_arg(root), *libraries, runtime, *[f"-Wl,{f}" for f in inv.linker_flags],
                *inv.compiler_flags, *inv.link_args, *moccuda_build.SYSTEM_LINK_FLAGS]
-        _execute(cmd, inv)
-        _install(linked, output, inv)
+        steps.execute(cmd, inv)
+        steps.install(linked, output, inv)
         return explains
     finally:
         shutil.rmtree(work, ignore_errors=True)

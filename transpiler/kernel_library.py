@@ -42,19 +42,18 @@ exported) and linked without MocCUDA: the runtime it calls is the one already in
 from __future__ import annotations
 
 import re
-import shutil
 from collections import Counter
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import clang.cindex as ci
 
 from cuda_front import clang_ext
-from cuda_front.convert import location, specialization_arguments
+from cuda_front.clang_ext import location
+from cuda_front.convert import specialization_arguments
 from cuda_front.parse import ParsedUnit, clang_arguments
-from openmp_emit.printer import declare
-from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, error, warning
+from foundation.expression_printer import declare
+from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, error, warning
 
 K = ci.CursorKind
 
@@ -454,44 +453,9 @@ def library_edits(unit: ParsedUnit, scan, options,
     return edits, warnings
 
 
-def build(inv, sources) -> list[dict]:
-    """Translate each ``.cu`` of ``inv`` as a kernel library's source, compile it with ``-fPIC
-    -fvisibility=hidden`` and link them into ``inv.output`` (``-shared``, without MocCUDA)."""
-    from transpiler import driver
-    from transpiler.translate import translate_file
-
-    explains = []
-    work = Path(tempfile.mkdtemp(prefix="cuda2cpu-kernels-"))
-    try:
-        objects = []
-        for n, source in enumerate(sources):
-            options = driver._translate_options(inv, Path(source.path))
-            result = translate_file(source.path, options, kernel_library=True)
-            driver._print_warnings(inv, result)
-            explains.append(result.explain)
-            cpp = work / f"{n}_{Path(source.path).name}.cpp"
-            driver._atomic_write_text(cpp, result.source)
-            if inv.keep:
-                kept_name = Path(source.path).with_suffix(".kernels.cpp").name
-                kept = Path(inv.keep_dir or Path(inv.output).parent) / kept_name
-                driver._keep(cpp, kept)
-            obj = work / f"{n}.o"
-            cmd = driver._compile_command(inv, source, str(cpp), obj, result.include_dirs)
-            cmd[cmd.index("-c"):cmd.index("-c")] = ["-fPIC", "-fvisibility=hidden"]
-            driver._execute(cmd, inv)
-            objects.append(str(obj))
-        library = work / Path(inv.output).name
-        driver._execute([driver.host_compiler(inv), "-shared", "-fopenmp", *objects, "-o", str(library),
-                         *driver._libraries(inv), *[f"-Wl,{f}" for f in inv.linker_flags], *inv.link_args], inv)
-        driver._install(library, Path(inv.output), inv)
-        return explains
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
 def default_output(source_path: str) -> str:
     return f"lib{Path(source_path).stem}_kernels.so"
 
 
-__all__ = ["build", "library_edits", "nvcc_name", "kernel_entries", "device_variables", "host_code_edits",
+__all__ = ["library_edits", "nvcc_name", "kernel_entries", "device_variables", "host_code_edits",
            "explicit_instantiations", "explicit_instantiation_edits", "default_output"]

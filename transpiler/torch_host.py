@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from transpiler.diagnostics import SourceLoc
+from foundation.diagnostics import SourceLoc
 
 _TORCH_NAMESPACES = ("torch", "at", "c10")
 

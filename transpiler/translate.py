@@ -6,7 +6,7 @@ The steps, each owned by one package:
 2. :func:`scan_unit` (here): find, in the user's own files, the kernels, the kernel prototypes,
    the ``__device__`` functions that need translation, the kernel launches and the includes.
 3. ``cuda_front.convert``: those functions' bodies become IR.
-4. ``transpiler.passes``: the pass pipeline (barrier analyses and lowering) over the IR.
+4. ``foundation.passes``: the pass pipeline (barrier analyses and lowering) over the IR.
 5. ``openmp_emit.emit``: lowered kernels become C++ text.
 6. :func:`render_file` (here): the host source is kept as written, with only the kernel
    definitions, prototypes, device functions and launches replaced; user files that need such
@@ -28,13 +28,15 @@ from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Co
                                 is_builtin_decl, is_namespace_shared, location, specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from cuda_front.warp_front import WARP_INTRINSICS
-from openmp_emit import emit, fiber_emit, launch_regions, skeleton
-from openmp_emit.printer import declare
-from transpiler import __version__, deep_stack, ir, torch_host
+from foundation import ir
+from foundation.expression_printer import declare
+from openmp_emit import device_traps, emit, fiber_emit, launch_regions, skeleton
+from transpiler import __version__, deep_stack, torch_host
 from transpiler import kernel_library as kernel_library_module
-from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
-from transpiler.options import TranslateOptions
-from transpiler.passes import PassContext, build_pipeline, run_pipeline
+from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, unsupported
+from foundation.options import TranslateOptions
+from foundation.passes import PassContext, run_pipeline
+from transpiler.pipeline import build_pipeline
 
 K = ci.CursorKind
 
@@ -438,9 +440,9 @@ def device_bodies_for_analysis(converter: Converter, scan: UnitScan,
 def gpu_shift_functions(scan: UnitScan, bodies: dict[str, ir.DeviceFunction]) -> list[str]:
     """The ``__device__`` (not ``__host__``) functions that shift by a count not provably below
     the width: translated, not kept as written, so that the printer gives them the GPU's shifts
-    (``openmp_emit.printer.GPU_SHIFTS``).  Only those ``bodies`` holds (one definition the
+    (``foundation.expression_printer.GPU_SHIFTS``).  Only those ``bodies`` holds (one definition the
     converter can represent); others keep C++'s shifts."""
-    from openmp_emit.printer import is_gpu_shift
+    from foundation.expression_printer import is_gpu_shift
 
     return [name for name, fn in bodies.items()
             if K.CUDAHOST_ATTR not in _attrs(scan.device_functions[name][0]) and any(map(is_gpu_shift, fn.body.walk()))]
@@ -936,7 +938,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     for region in regions:
         edits.setdefault(region.file, []).extend(Edit(at, at, text) for at, text in region.insertions)
     team_launches = {(region.file, launch_regions.callee_end(c)) for region in regions for c in region.launches}
-    trapping = emit.trapping_functions(program)
+    trapping = device_traps.trapping_functions(program)
     for cursor, kernel in zip(scan.kernels, program.kernels):
         file, start, end = _extent(cursor)
         block, distinct = _what_other_files_must_match(cursor, kernel, ctx.launches.get(kernel.name))

@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from benchmarks.soak import generator  # noqa: E402
 from support import compile_cpp  # noqa: E402
-from transpiler.diagnostics import CompileError  # noqa: E402
-from transpiler.options import TranslateOptions  # noqa: E402
+from foundation.diagnostics import CompileError  # noqa: E402
+from foundation.options import TranslateOptions  # noqa: E402
 from transpiler.translate import translate_file  # noqa: E402
 
 #: Each configuration: its cuda2cpu flags.  The reference is REFERENCE at one thread.

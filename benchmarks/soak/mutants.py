@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support import compile_cpp  # noqa: E402
-from transpiler.diagnostics import CompileError  # noqa: E402
+from foundation.diagnostics import CompileError  # noqa: E402
 from transpiler.translate import translate_file  # noqa: E402
 
 #: The corpus: self-checking programs that build from the .cu file alone (the PyTorch programs
@@ -45,7 +45,7 @@ def boundaries(cu: Path) -> list[tuple[int, int]]:
     """Byte offsets (and lines) in ``cu`` where a statement of a kernel body begins or a block of
     one ends: the places a ``__syncthreads();`` can go."""
     from cuda_front.parse import parse_file
-    from transpiler.options import TranslateOptions
+    from foundation.options import TranslateOptions
 
     tu = parse_file(cu, TranslateOptions()).tu
     main = str(cu.resolve())

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from moccuda import build as moccuda_build
-from transpiler.diagnostics import CompileError
-from transpiler.options import TranslateOptions
+from foundation.diagnostics import CompileError
+from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 #: MocCUDA's ATen/c10/THC CUDA headers for PyTorch extensions (only on torch builds' paths).

@@ -1,10 +1,9 @@
-"""The pass registry and pipeline.
+"""The pass registry, the pass context and the pipeline runner.
 
 A pass is a small frozen dataclass with a kebab-case ``name`` and a ``run(program, ctx)`` that
-returns a new :class:`~transpiler.ir.Program`.  A pipeline is a comma-separated string of pass
-names, so the CLI, the server and the tests all build pipelines the same way, and
-``--no-NAME`` drops an optional pass (for ablation).  Required passes (the ones that give the
-program its meaning on a CPU) cannot be dropped.
+returns a new :class:`~foundation.ir.Program`.  Which passes exist and in what order
+the default pipeline runs them is the driver's knowledge (:mod:`transpiler.pipeline`): this
+module knows no pass.
 """
 
 from __future__ import annotations
@@ -12,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from transpiler import ir
-from transpiler.diagnostics import CompileError, Diagnostic, SourceLoc
+from foundation import ir
+from foundation.diagnostics import CompileError, Diagnostic, SourceLoc
 
 
 @dataclass
@@ -150,70 +149,6 @@ def map_kernels(program: ir.Program, fn: Callable[[ir.Kernel], ir.Kernel]) -> ir
             exc.kernel = exc.kernel or k.name  # which kernel needs the fallback
             raise
     return ir.Program(tuple(kernels), program.device_functions, loc=program.loc)
-
-
-#: The order passes take in the default pipeline.  Analyses and optimizations of the barrier
-#: semantics come after ``parallel-loops`` and before the lowering passes that remove barriers.
-PIPELINE_ORDER = (
-    "parallel-loops",
-    "inline-device",
-    "fiber-lowering",
-    "warp-collectives",
-    "barrier-elim",
-    "barrier-motion",
-    "store-forward",
-    "parallel-licm",
-    "grid-sync",
-    "loop-interchange",
-    "barrier-interchange",
-    "min-cut",
-    "barrier-split",
-    "race-check",
-    "guard-folding",
-    "thread-simd",
-    "thread-order",
-    "schedule",
-    "block-prefetch",
-    "launch-regions",
-)
-
-
-def _load_passes() -> None:
-    """Import every pass module of the pass packages; importing registers the passes."""
-    import importlib
-    import pkgutil
-
-    import barrier
-    import openmp_emit
-
-    for package in (barrier, openmp_emit):
-        for info in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{package.__name__}.{info.name}")
-
-
-def default_pipeline() -> str:
-    _load_passes()
-    return ",".join(n for n in PIPELINE_ORDER if n in PASS_REGISTRY)
-
-
-def build_pipeline(spec: str | None, disabled: tuple[str, ...] = ()) -> list[Pass]:
-    _load_passes()
-    names = [n.strip() for n in (spec or default_pipeline()).split(",") if n.strip()]
-    unknown = [n for n in list(names) + list(disabled) if n not in PASS_REGISTRY]
-    if unknown:
-        known = ", ".join(sorted(PASS_REGISTRY))
-        raise CompileError([Diagnostic("error", SourceLoc("<command line>", 0, 0),
-                                       f"unknown pass '{unknown[0]}' (known passes: {known})")])
-    passes = []
-    for n in names:
-        p = PASS_REGISTRY[n]()
-        if n in disabled:
-            if p.required:
-                raise CompileError([Diagnostic("error", SourceLoc("<command line>", 0, 0),
-                                               f"pass '{n}' is required and cannot be disabled")])
-            continue
-        passes.append(p)
-    return passes
 
 
 def run_pipeline(program: ir.Program, passes: list[Pass], ctx: PassContext) -> ir.Program:

@@ -11,7 +11,7 @@ class TranslateOptions:
 
     ``defines`` holds ``NAME`` or ``NAME=VALUE`` strings (as given to ``-D``); ``undefines`` names
     for ``-U``; ``pre_includes`` files for ``-include``; ``std`` a C++ standard such as ``c++17``.
-    ``pipeline`` is a comma-separated list of pass names (see ``transpiler.passes``); None means
+    ``pipeline`` is a comma-separated list of pass names (see ``foundation.passes``); None means
     the default pipeline.  ``disabled_passes`` removes passes from it (``--no-PASS``).
     ``lowering`` forces the barrier lowering: "auto", "split" or "fallback".
     ``schedule`` picks how OpenMP runs blocks and threads (``openmp_emit.schedule``): "auto"

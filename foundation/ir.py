@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Iterator
 
-from transpiler.diagnostics import UNKNOWN_LOC, SourceLoc
+from foundation.diagnostics import UNKNOWN_LOC, SourceLoc
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -145,6 +145,12 @@ class Call(Expr):
     #: A call of a function template: the template arguments clang deduced (or that were written),
     #: ``<int, 3>``; "" otherwise or where they depend on the caller's own template parameters.
     template_args: str = ""
+
+
+#: The callee of a failing device ``assert`` (the front end's translation of ``__assert_fail`` in
+#: device code; MocCUDA's cuda2cpu_device.h): it reports the block and thread, and ends the thread
+#: with the context's sticky cudaErrorAssert.  The emitter wraps code that can reach it.
+DEVICE_ASSERT_FAIL = "moccuda::device_assert_fail"
 
 
 @dataclass(frozen=True)
