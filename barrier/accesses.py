@@ -127,6 +127,20 @@ def is_pure_function(name: str) -> bool:
     return base in PURE_FUNCTIONS or bool(_PURE_PATTERN.match(base))
 
 
+def reads_memory_or_changes_state(n: ir.Node) -> bool:
+    """``n`` itself (not counting its operands) reads memory (a subscript, ``*p``, ``p->m``),
+    takes an address, changes something (an assignment, ``++``/``--``), or calls what is not a
+    pure function: a value computed with it is neither recomputable elsewhere nor uniform by its
+    operands alone."""
+    if isinstance(n, (ir.Index, ir.Assign, ir.IndirectCall)):
+        return True
+    if isinstance(n, ir.Unary) and n.op in ("*", "++", "--", "&"):
+        return True
+    if isinstance(n, ir.Member) and n.arrow:
+        return True
+    return isinstance(n, ir.Call) and not is_pure_function(n.func)
+
+
 callee_name = ir.callee_name
 
 

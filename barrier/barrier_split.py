@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 import networkx as nx
 
-from barrier.accesses import is_pure_function
+from barrier.accesses import reads_memory_or_changes_state
 from barrier.liveness import assigned_symbols, fresh_name, per_thread_storage_type, used_symbols, without_unused_decls
 from foundation import ir
 from foundation.diagnostics import CompileError, error
@@ -58,13 +58,7 @@ def recomputable(init: ir.Expr, values: set[int], params: set[int]) -> bool:
     memory, calls only pure functions, and reads only builtins, parameters never assigned, and
     ``values`` (immutable locals, themselves kept or recomputed)."""
     for n in init.walk():
-        if isinstance(n, (ir.Index, ir.IndirectCall, ir.Assign)):
-            return False
-        if isinstance(n, ir.Unary) and n.op in ("*", "++", "--", "&"):
-            return False
-        if isinstance(n, ir.Member) and n.arrow:
-            return False
-        if isinstance(n, ir.Call) and not is_pure_function(n.func):
+        if reads_memory_or_changes_state(n):
             return False
         if isinstance(n, ir.Name) and n.sym not in values and n.sym not in params:
             return False

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from barrier.access_collection import AccessCollector
 from barrier.accesses import (ATOMICS_PREFIX, GLOBAL, PARAM, READ_ONLY_LOADS, SHARED, UNKNOWN, Access, callee_name,
-                              is_pure_function, is_reference_type, simple_parts)
+                              is_pure_function, is_reference_type, reads_memory_or_changes_state,
+                              simple_parts)
 from barrier.affine_forms import THREAD_DIMS, Affine, Poly
 from foundation import ir
 from foundation.integer_types import int_literal, unpromoted_integer_kind
@@ -158,13 +159,7 @@ class KernelFacts:
             elif isinstance(n, ir.Name):
                 if not self.uniform_name(n, allow_block):
                     return False
-            elif isinstance(n, (ir.Index, ir.Assign, ir.IndirectCall)):
-                return False
-            elif isinstance(n, ir.Unary) and n.op in ("*", "++", "--", "&"):
-                return False
-            elif isinstance(n, ir.Member) and n.arrow:
-                return False
-            elif isinstance(n, ir.Call) and not is_pure_function(n.func):
+            elif reads_memory_or_changes_state(n):
                 return False
         return True
 
