@@ -122,6 +122,17 @@ def _argument_type(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> str | None:
     return None
 
 
+def parameter_type(type_: str) -> str:
+    """A parameter's type as C++ adjusts it: an array of T is a pointer to T (``float x[4][8]``
+    is ``float (*x)[8]``), so that the inlined function writes the caller's array, not a copy."""
+    stripped = type_.strip()
+    if not stripped.endswith("]") or "(" in stripped:
+        return type_
+    first = stripped.index("[")
+    element, rest = stripped[:first].rstrip(), stripped[stripped.index("]", first) + 1:]
+    return f"{element} (*){rest}" if rest else f"{element} *"
+
+
 def _deduce(fn: ir.DeviceFunction, call: ir.Call, names: list[str], symbols: dict[int, ir.Symbol]) -> dict[str, str]:
     """Type parameters deduced from the call's arguments: a function parameter declared ``T`` (by
     value, possibly const) takes the type of its argument, when the IR knows it exactly."""
@@ -349,7 +360,8 @@ class Inliner:
                 renamed[n.sym] = self.block_variable(n)
                 continue
             new_name = self.fresh(n.name)
-            renamed[n.sym] = (new_name, self.ctx.fresh_sym(new_name, n.type, "local", n.loc))
+            type_ = parameter_type(n.type) if isinstance(n, ir.Param) else n.type
+            renamed[n.sym] = (new_name, self.ctx.fresh_sym(new_name, type_, "local", n.loc))
 
         def rename(node: ir.Node) -> ir.Node:
             if isinstance(node, ir.Name) and node.sym in renamed:
@@ -375,7 +387,7 @@ class Inliner:
             if ret.value is not None:
                 stmts.append(ir.ExprStmt(ir.Assign("=", result, ret.value, loc=ret.loc) if result is not None
                                          else ret.value, loc=ret.loc))
-        params = [ir.VarDecl(renamed[p.sym][1], renamed[p.sym][0], p.type, a, loc=call.loc)
+        params = [ir.VarDecl(renamed[p.sym][1], renamed[p.sym][0], parameter_type(p.type), a, loc=call.loc)
                   for p, a in zip(fn.params, args)]
         self.depth += 1
         try:

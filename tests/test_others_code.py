@@ -390,3 +390,11 @@ def test_warp_intrinsic_in_an_overloaded_function_is_a_located_error(tmp_path):
     done = run_cli(cu, "-o", tmp_path / "overloaded")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert f"{cu}:3:71: error: " in done.stderr and "give each overload its own name" in done.stderr, done.stderr
+
+
+@covers("Device functions", "a synchronizing __device__ function with an array parameter (float x[3][2])",
+        note="inlined with the parameter as the pointer C++ makes of it (was declared as an array copy)")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_array_parameters_of_inlined_functions(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "array_parameter_inlined.cu", tmp_path, TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
