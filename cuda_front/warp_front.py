@@ -157,7 +157,27 @@ def _value_type(cursor: ci.Cursor, ref: ci.Cursor | None, args: list[ci.Cursor],
         params = list(ref.type.argument_types())
         if index < len(params):
             return _plain(params[index])
-    return _plain(args[index].type)
+    spelling = _plain(args[index].type)
+    return _element_type(args[index]) or spelling if "dependent" in spelling else spelling
+
+
+def _element_type(arg: ci.Cursor) -> str | None:
+    """In a template, ``x[c][i]`` with ``x`` a ``float x[kN][kM]`` parameter: clang leaves the
+    element's type dependent (the bounds are), though it is ``float``.  Peel one subscript off
+    the base's type, when that type is spelled; else None."""
+    while arg.kind == K.UNEXPOSED_EXPR and len(list(arg.get_children())) == 1:
+        arg = next(arg.get_children())
+    if arg.kind != K.ARRAY_SUBSCRIPT_EXPR:
+        return None
+    base = _plain(next(arg.get_children()).type)
+    if base.endswith("]") and "(" not in base:
+        first = base.index("[")
+        element = (base[:first] + base[base.index("]", first) + 1:]).strip()
+    elif base.endswith("*") and "(" not in base:
+        element = base[:-1].strip()
+    else:
+        return None
+    return element if element and "dependent" not in element and "[" not in element else None
 
 
 def _intrinsic(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr:

@@ -398,3 +398,11 @@ def test_warp_intrinsic_in_an_overloaded_function_is_a_located_error(tmp_path):
 def test_array_parameters_of_inlined_functions(tmp_path, lowering):
     _, run, _ = translate_build_run(OTHERS / "array_parameter_inlined.cu", tmp_path, TranslateOptions(lowering=lowering))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Warp shuffles", "__shfl_xor_sync of x[c][i], x an array parameter with template-dependent bounds")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_shuffle_of_an_element_of_dependent_type(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "shuffle_of_dependent_array_element.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
