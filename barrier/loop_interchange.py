@@ -17,7 +17,19 @@ kept arrays on every iteration: ``c += plane`` at the end of the body makes ``c`
 (``below = here``) stay per thread: ``barrier-split`` keeps them in per-thread arrays.
 
 Profitable only when it changes strides: some running index is used as a subscript and starts
-at a value with unit coefficient on ``threadIdx.x`` (``kernel_facts.KernelFacts.affine``).
+at a value with unit coefficient on ``threadIdx.x`` (``kernel_facts.KernelFacts.affine``), or
+some subscript in the loop moves with its counter (or a nested loop's) and has unit coefficient
+on ``threadIdx.x`` (kmeans' and streamcluster's feature-major ``feat[f * n + p]``: each thread
+alone strides by ``n``, the threads together read consecutive floats).
+
+The loop may sit inside a bounds guard ``if (p < n) { ...; for ...; ... }`` (no ``else``): the
+guard goes into every piece.  Each thread then passes it in every piece or in none, because it
+only compares locals and parameters that nothing in the kernel assigns (no memory, no call).
+The loop's header now runs once per block even where no thread passes the guard, so it must be
+unable to fault (no division, no memory).  A thread loop left holding a loop that qualifies
+(the feature loop inside the moved centre loop) is interchanged in turn.  Each thread still runs
+its own operations in its own order, so results are bit-identical; ``guard-folding`` later turns
+the repeated guard into each thread loop's bound.
 
 Before::
 
@@ -40,6 +52,22 @@ After (``barrier-split`` then keeps ``here`` per thread)::
             here = tin[c + z * plane];
         }
     }
+
+Behind a guard, with no running index (``d``, ``best`` kept per thread by ``barrier-split``)::
+
+    ThreadLoop { int p = ...; if (p < n) { float best = M; for (int c = 0; c < k; c++) {
+        float d = 0; for (int f = 0; f < nf; f++) d += sq(feat[f * n + p] - cen[c * nf + f]);
+        if (d < best) best = d; } out[p] = best; } }
+
+becomes::
+
+    ThreadLoop { int p = ...; if (p < n) { float best = M; } }
+    for (int c = 0; c < k; c++) {
+        ThreadLoop { if (p < n) { float d = 0; } }
+        for (int f = 0; f < nf; f++) ThreadLoop { if (p < n) d += sq(feat[f * n + p] - ...); }
+        ThreadLoop { if (p < n) { if (d < best) best = d; } }
+    }
+    ThreadLoop { if (p < n) { out[p] = best; } }
 """
 
 from __future__ import annotations
@@ -50,7 +78,7 @@ from barrier.kernel_facts import kernel_facts
 from barrier.liveness import assigned_symbols, assigned_variable, used_symbols
 from barrier.thread_independence import threads_independent
 from foundation import ir
-from foundation.integer_types import unpromoted_integer_kind
+from foundation.integer_types import integer_kind, unpromoted_integer_kind
 from foundation.passes import PassContext, map_kernels, register
 
 
@@ -125,18 +153,23 @@ def _same_type_step(step: ir.Expr, type_: str, facts) -> bool:
 
 @dataclass
 class Candidate:
-    index: int  # position of the loop in the thread loop's statements
     loop: ir.For
     inductions: list[Induction]
     body: tuple[ir.Stmt, ...]  # the body without the increments
 
 
-def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> Candidate | None:
-    loop = stmts[i]
+def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt, ...], facts,
+               guarded: bool = False) -> Candidate | None:
+    """``loop`` as a loop to move, with ``before`` the thread's statements run before it and
+    ``after`` those run after it (only their top-level declarations and uses matter).  A
+    ``guarded`` loop runs only in the threads that pass a guard: its header then runs once per
+    block even where no thread does, so it must not be able to fault."""
     if not isinstance(loop, ir.For) or ir.contains(loop, ir.Barrier) or ir.contains(loop, ir.WarpSync):
         return None
     header = _counter(loop, facts)
     if header is None:
+        return None
+    if guarded and not (_cannot_fault(header[2]) and _cannot_fault(loop.cond)):
         return None
     body = ir.as_block(loop.body).stmts
     if any(isinstance(n, (ir.Return, ir.Goto, ir.Label, ir.NextThread)) for n in loop.body.walk()):
@@ -145,7 +178,7 @@ def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> 
         return None
     # The increments: the trailing statements of the body, each a running index.
     assigned = assigned_symbols(loop.body)
-    declared_before = {s.sym for s in stmts[:i] if isinstance(s, ir.VarDecl) and s.storage == "auto"}
+    declared_before = {s.sym for s in before if isinstance(s, ir.VarDecl) and s.storage == "auto"}
     inductions: list[Induction] = []
     k = len(body)
     while k > 0:
@@ -157,7 +190,7 @@ def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> 
     kept_body = body[:k]
     inductions.reverse()
     syms = [ind.sym for ind in inductions]
-    if not inductions or len(set(syms)) != len(syms):
+    if len(set(syms)) != len(syms):
         return None
     for ind in inductions:
         symbol = facts.symbols.get(ind.sym)
@@ -171,11 +204,11 @@ def _candidate(stmts: tuple[ir.Stmt, ...], i: int, facts, kernel: ir.Kernel) -> 
             return None
         if any(isinstance(n, ir.Unary) and n.op == "&" and ind.sym in used_symbols(n) for n in loop.walk()):
             return None
-        if any(ind.sym in used_symbols(s) for s in stmts[i + 1:]):
+        if any(ind.sym in used_symbols(s) for s in after):
             return None
-    if not _profitable(inductions, kept_body, stmts[:i], facts):
+    if not (_profitable(inductions, kept_body, before, facts) or _unit_stride_in_threads(loop, facts)):
         return None
-    return Candidate(i, loop, inductions, kept_body)
+    return Candidate(loop, inductions, kept_body)
 
 
 def _jumps_out(node: ir.Node, in_loop: bool = False, in_switch: bool = False) -> bool:
@@ -208,6 +241,66 @@ def _profitable(inductions: list[Induction], body: tuple[ir.Stmt, ...], before: 
         if start is not None and start.coef[0].as_int() == 1:  # coefficient of threadIdx.x
             return True
     return False
+
+
+def _loop_counters(loop: ir.For) -> set[int]:
+    """The counters declared by ``loop`` and the ``for`` loops nested in it."""
+    return {n.init.sym for n in loop.walk() if isinstance(n, ir.For) and isinstance(n.init, ir.VarDecl)}
+
+
+def _unit_stride_in_threads(loop: ir.For, facts) -> bool:
+    """Some subscript in ``loop`` (nested loops included) moves with a loop counter and, the
+    counters held fixed (at 0 and at 1), has coefficient 1 on ``threadIdx.x``: kmeans'
+    ``feat[f * n + p]``.  With the threads innermost, consecutive iterations then touch
+    consecutive elements where each thread alone strides by ``n``."""
+    counters = _loop_counters(loop)
+    for n in loop.walk():
+        if not isinstance(n, ir.Index) or not counters & used_symbols(n.index):
+            continue
+        coefficients = []
+        for value in ("0", "1"):
+            fixed = _rewrite_names(n.index, lambda m: ir.Literal(value, loc=m.loc) if m.sym in counters else m)
+            form = facts.affine(fixed)
+            coefficients.append(None if form is None else form.coef[0].as_int())
+        if coefficients == [1, 1]:
+            return True
+    return False
+
+
+#: Operators that cannot fault or change state: a header made of these, names and literals runs
+#: safely once per block even where no thread passes the guard.
+_SAFE_OPS = frozenset("+ - * << >> & | ^ < <= > >= == != && || !".split())
+
+
+def _cannot_fault(e: ir.Expr | None) -> bool:
+    if e is None:
+        return True
+    for n in e.walk():
+        if isinstance(n, (ir.Binary, ir.Unary)):
+            if n.op not in _SAFE_OPS:
+                return False
+        elif isinstance(n, ir.Cast):
+            if integer_kind(n.type) is None and n.type.strip() not in ("float", "double"):
+                return False
+        elif not isinstance(n, (ir.Name, ir.Literal, ir.Builtin)):
+            return False
+    return True
+
+
+def _repeatable_guard(cond: ir.Expr, kernel: ir.Kernel, facts) -> bool:
+    """``cond`` gives each thread the same value wherever it is evaluated again in the kernel:
+    operators without effect over builtins, literals and local variables or parameters that
+    nothing assigns (not references, not volatile: reading those reads memory)."""
+    if not _cannot_fault(cond):
+        return False
+    assigned = assigned_symbols(kernel.body)
+    for n in cond.walk():
+        if isinstance(n, ir.Name):
+            symbol = facts.symbols.get(n.sym)
+            if (symbol is None or symbol.kind not in ("local", "param") or n.sym in assigned
+                    or "&" in symbol.type or "volatile" in symbol.type.split()):
+                return False
+    return True
 
 
 def _closed_form(body: tuple[ir.Stmt, ...], inductions: list[Induction], z: int, z_name: str,
@@ -266,26 +359,51 @@ class LoopInterchange:
     def interchange(self, loop: ir.ThreadLoop, facts, kernel, ctx) -> list[ir.Stmt] | None:
         stmts = loop.body.stmts
         for i in range(len(stmts)):
-            cand = _candidate(stmts, i, facts, kernel)
-            if cand is None:
+            cand = _candidate(stmts[i], stmts[:i], stmts[i + 1:], facts)
+            if cand is not None:
+                return self._split(loop, stmts[:i], cand, stmts[i + 1:], None, facts, kernel, ctx)
+        # kmeans' shape: the loop inside the bounds guard ``if (p < n) { ...; for ...; ... }``.
+        # The guard goes into each piece; it reads only what nothing assigns, so each thread
+        # passes it in every piece or in none.
+        for k, guard in enumerate(stmts):
+            if not (isinstance(guard, ir.If) and guard.otherwise is None
+                    and _repeatable_guard(guard.cond, kernel, facts)):
                 continue
-            if not threads_independent(loop, ctx):
-                return None
-            L = cand.loop
-            z, z_name, z_start = _counter(L, facts)
-            body = _closed_form(cand.body, cand.inductions, z, z_name, z_start, L.loc)
-            ctx.report(kernel).interchanged.append(
-                {"line": L.loc.line, "closed_form": [ind.name for ind in cand.inductions]})
-            inner = ir.ThreadLoop(ir.Block(body, loc=L.loc), loc=L.loc)
-            moved = ir.For(L.init, L.cond, L.step, ir.Block((inner,), loc=L.loc), loc=L.loc)
-            out: list[ir.Stmt] = []
-            if stmts[:i]:
-                out.append(replace(loop, body=ir.Block(stmts[:i], loc=loop.body.loc)))
-            out.append(moved)
-            if stmts[i + 1:]:
-                rest = self.interchange(replace(loop, body=ir.Block(stmts[i + 1:], loc=stmts[i + 1].loc),
-                                                loc=stmts[i + 1].loc), facts, kernel, ctx)
-                out.extend(rest if rest is not None else
-                           [ir.ThreadLoop(ir.Block(stmts[i + 1:], loc=stmts[i + 1].loc), loc=stmts[i + 1].loc)])
-            return out
+            inner = ir.as_block(guard.then).stmts
+            for i in range(len(inner)):
+                cand = _candidate(inner[i], stmts[:k] + inner[:i], inner[i + 1:] + stmts[k + 1:], facts,
+                                  guarded=True)
+                if cand is None:
+                    continue
+                before = stmts[:k] + ((replace(guard, then=ir.Block(inner[:i], loc=guard.then.loc)),)
+                                      if inner[:i] else ())
+                after = ((replace(guard, then=ir.Block(inner[i + 1:], loc=inner[i + 1].loc)),)
+                         if inner[i + 1:] else ()) + stmts[k + 1:]
+                return self._split(loop, before, cand, after, guard, facts, kernel, ctx)
         return None
+
+    def _split(self, loop: ir.ThreadLoop, before: tuple[ir.Stmt, ...], cand: Candidate,
+               after: tuple[ir.Stmt, ...], guard: ir.If | None, facts, kernel, ctx) -> list[ir.Stmt]:
+        """``before`` in a thread loop, the candidate loop around a thread loop of its body (inside
+        ``guard`` where there is one; itself interchanged again where it can be: a loop nested in
+        the moved one), then ``after`` in a thread loop (interchanged again too)."""
+        if not threads_independent(loop, ctx):
+            return None
+        L = cand.loop
+        z, z_name, z_start = _counter(L, facts)
+        body = _closed_form(cand.body, cand.inductions, z, z_name, z_start, L.loc)
+        ctx.report(kernel).interchanged.append(
+            {"line": L.loc.line, "closed_form": [ind.name for ind in cand.inductions]})
+        if guard is not None:
+            body = (replace(guard, then=ir.Block(body, loc=L.loc), loc=L.loc),)
+        inner = ir.ThreadLoop(ir.Block(body, loc=L.loc), loc=L.loc)
+        inner_split = self.interchange(inner, facts, kernel, ctx)
+        moved = ir.For(L.init, L.cond, L.step, ir.Block(tuple(inner_split or (inner,)), loc=L.loc), loc=L.loc)
+        out: list[ir.Stmt] = []
+        if before:
+            out.append(replace(loop, body=ir.Block(before, loc=loop.body.loc)))
+        out.append(moved)
+        if after:
+            rest = ir.ThreadLoop(ir.Block(after, loc=after[0].loc), loc=after[0].loc)
+            out.extend(self.interchange(rest, facts, kernel, ctx) or [rest])
+        return out

@@ -63,3 +63,51 @@ def test_running_indices_in_closed_form(translations):
 def test_programs_give_the_host_results(which, translations, tmp_path):
     _, run, _ = build_run(translations[which], PROGRAM, tmp_path)
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
+GUARDED = PROGRAMS / "openmp" / "loop_interchange_guarded.cu"
+
+
+@pytest.fixture(scope="module")
+def guarded_translations():
+    return {name: translate_file(GUARDED, TranslateOptions(disabled_passes=disabled))
+            for name, disabled in (("on", ()), ("off", ("loop-interchange",)))}
+
+
+def _thread_loops_in(loop: ir.For) -> int:
+    return sum(isinstance(n, ir.ThreadLoop) for n in loop.walk())
+
+
+def test_loops_behind_the_bounds_guard_move(guarded_translations):
+    """kmeans' shape: the centre loop and the feature loop nested in it move out of the thread
+    loop though they sit inside ``if (p < n)`` and have no running index; a guard whose limit
+    the body assigns, and a trip count that depends on the thread, keep theirs."""
+    kernels = {k.name: k for k in guarded_translations["on"].program.kernels}
+    (centres,) = _block_level_loops(kernels["nearest_centre"])
+    features = [n for n in ir.as_block(centres.body).stmts if isinstance(n, ir.For)]
+    assert len(features) == 1 and _thread_loops_in(features[0]) == 1, centres
+    for name in ("moving_limit", "ragged_rows"):
+        assert not _block_level_loops(kernels[name]), name
+    assert not any(_block_level_loops(k) for k in guarded_translations["off"].program.kernels)
+    reported = {k["name"]: k["interchanged"] for k in guarded_translations["on"].explain["kernels"]}
+    assert [m["line"] for m in reported["nearest_centre"]] == [18, 20], reported
+    assert not reported["moving_limit"] and not reported["ragged_rows"], reported
+    from transpiler.cli import _explain_text
+
+    text = _explain_text(guarded_translations["on"].explain)
+    assert "loop at line 20 moved outside the thread loop\n" in text + "\n", text
+    # the guard became the thread loops' bound (guard-folding): each piece is a plain loop
+    source = guarded_translations["on"].source
+    start = source.index("void nearest_centre__team(")
+    team = source[start:source.index("void nearest_centre(", start)]
+    assert "if (p < n)" not in team and team.count("threads_below") == 5, team
+
+
+@pytest.mark.parametrize("which", ["on", "off"])
+def test_guarded_programs_give_the_host_results_bit_for_bit(which, guarded_translations, tmp_path):
+    from support import MANY_THREADS, run_built
+
+    _, run, _ = build_run(guarded_translations[which], GUARDED, tmp_path, threads=1)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+    run = run_built(GUARDED, tmp_path, MANY_THREADS)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr

@@ -36,7 +36,8 @@ def _explain_text(explain: dict) -> str:
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}{when}: {h['text']}")
         for m in k.get("interchanged", []):
             indices = ", ".join(m["closed_form"])
-            lines.append(f"  loop at line {m['line']} moved outside the thread loop (running indices in closed form: {indices})")
+            closed = f" (running indices in closed form: {indices})" if indices else ""
+            lines.append(f"  loop at line {m['line']} moved outside the thread loop{closed}")
         for p in k.get("prefetched", []):
             lines.append(f"  next block's reads of {p['pointer']} (line {p['line']}) prefetched")
     for r in explain.get("regions", []):
