@@ -3,7 +3,8 @@
 // consecutive floats, one feature row far from the next).  The centre loop and the feature loop
 // move outside the thread loop, the guard goes into each piece; every thread's sum keeps its
 // order, so the results equal the host's bit for bit.  Also a guard whose limit changes in the
-// body (kept) and a guarded loop that reads a thread-varying trip count (kept).
+// body, a guarded loop with a thread-varying trip count, and one whose trip count divides
+// (all kept).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,6 +58,19 @@ __global__ void ragged_rows(const float *feat, float *out, int n, int nf)
     }
 }
 
+// The trip count divides by q: run once per block, the header would divide by zero in a launch
+// where no thread passes the guard (n = 0, q = 0 below): kept.
+__global__ void divided_rows(const float *feat, float *out, int n, int nf, int q)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) {
+        float s = 0.0f;
+        for (int f = 0; f < nf / q; f++)
+            s += feat[f * n + p];
+        out[p] = s;
+    }
+}
+
 int main()
 {
     const int n = 1000, k = 5, nf = 34;  // n is no multiple of the block: the guard matters
@@ -83,6 +97,12 @@ int main()
     nearest_centre<<<blocks, 128>>>(d_feat, d_cen, d_member, d_dist, n, k, nf);
     moving_limit<<<blocks, 128>>>(d_feat, d_out, n, nf);
     ragged_rows<<<blocks, 128>>>(d_feat, d_ragged, n, nf);
+    float *d_divided;
+    cudaMalloc(&d_divided, sizeof(float) * n);
+    divided_rows<<<blocks, 128>>>(d_feat, d_divided, n, nf, 1);
+    divided_rows<<<blocks, 128>>>(d_feat, d_divided, 0, nf, 0);  // no thread passes the guard
+    float *divided = (float *)malloc(sizeof(float) * n);
+    cudaMemcpy(divided, d_divided, sizeof(float) * n, cudaMemcpyDeviceToHost);
     int *member = (int *)malloc(sizeof(int) * n);
     float *dist = (float *)malloc(sizeof(float) * n), *out = (float *)malloc(sizeof(float) * n);
     float *ragged = (float *)malloc(sizeof(float) * n);
@@ -112,7 +132,7 @@ int main()
             r += feat[f * n + p];
         // bit for bit: the same operations in the same order
         if (member[p] != best_c || memcmp(&dist[p], &best, sizeof best) != 0 || memcmp(&out[p], &s, sizeof s) != 0
-            || memcmp(&ragged[p], &r, sizeof r) != 0) {
+            || memcmp(&ragged[p], &r, sizeof r) != 0 || memcmp(&divided[p], &s, sizeof s) != 0) {
             if (bad++ < 5)
                 printf("point %d: member %d (host %d) dist %.9g (host %.9g) sum %.9g (host %.9g) ragged %.9g (host %.9g)\n",
                        p, member[p], best_c, dist[p], best, out[p], s, ragged[p], r);
