@@ -287,3 +287,20 @@ def test_the_openmp_check_keeps_the_sources_openmp_macro(tmp_path):
     assert run.returncode == 0 and run.stdout.split() == [str(sum(range(64)) + 64)], run.stdout + run.stderr
     with pytest.raises(CompileError, match="only -Xcompiler -fopenmp defines _OPENMP"):
         translate_file(cu, TranslateOptions(host_openmp=True))
+
+
+@covers("Front end robustness", "a __device__ function that synchronizes and is nested too deeply to translate",
+        status="not supported", note="located error (it cannot be kept as written: host code has no barriers)")
+@pytest.mark.parametrize("sync", ["__syncthreads();", "v = __shfl_xor_sync(0xffffffffu, v, 1);",
+                                  "cg::this_thread_block().sync();"])
+def test_a_synchronizing_device_function_too_deep_to_translate_is_a_located_error(tmp_path, sync):
+    """A __device__ function the converter cannot read (here 1,200 nested assignments) was kept as
+    written, as host code, where a barrier, a warp collective or a cooperative group's sync does not
+    exist: g++ rejected the translation (the fuzz found it with grid.sync() in
+    cooperative/grid_sync.cu).  Its reason is now the error."""
+    chain = "q = " * 1200
+    source = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+              f"__device__ int helper(int v)\n{{\n    {{ int q; q = {chain}1; (void)q; }}\n    {sync}\n    return v;\n}}\n"
+              "__global__ void k(int *out) { out[threadIdx.x] = helper(threadIdx.x); }\nint main() { return 0; }\n")
+    stderr = _located_error(tmp_path, source, "code nested too deeply")
+    assert re.search(r"deep\.cu:5:\d+: error: ", stderr), stderr[:300]

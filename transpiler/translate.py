@@ -375,6 +375,24 @@ def _no_synchronization_in_kept_code(function: ci.Cursor) -> None:
                                            "which cuda2cpu inlines into the kernel)")
 
 
+def _synchronizes_as_written(function: ci.Cursor) -> bool:
+    """Does ``function`` call a barrier, a warp or block collective, or use cooperative groups,
+    which only a translated (inlined) body can do?"""
+    from cuda_front.warp_front import BLOCK_COLLECTIVES, WARP_INTRINSICS
+
+    for n in function.walk_preorder():
+        if n.kind == K.CALL_EXPR and (n.spelling in BARRIER_FUNCTIONS or n.spelling in WARP_INTRINSICS
+                                      or n.spelling in BLOCK_COLLECTIVES):
+            return True
+        if n.kind in (K.CALL_EXPR, K.DECL_REF_EXPR, K.PARM_DECL, K.VAR_DECL) and \
+                "cooperative_groups::" in n.type.get_canonical().spelling:
+            return True
+        if n.kind == K.CALL_EXPR and n.referenced is not None and \
+                "cooperative_groups" in (n.referenced.semantic_parent.spelling if n.referenced.semantic_parent else ""):
+            return True
+    return False
+
+
 def _callee_name(call: ci.Cursor) -> str:
     """The function a call names, also in a template where overload resolution is still to come
     (libclang leaves such a call unnamed)."""
@@ -905,6 +923,10 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     kernels = tuple(_each_converted(scan.kernels, converter.kernel, errors))
     unreadable: dict[str, CompileError] = {}
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
+    # A body the converter cannot read is kept as written, as host code, which has no barriers,
+    # warp collectives or cooperative groups: its reason (e.g. nested too deeply) is the error.
+    errors.extend(d for name, e in unreadable.items() if _synchronizes_as_written(scan.device_functions[name][0])
+                  for d in e.diagnostics)
     for name in gpu_shift_functions(scan, bodies):
         needs.setdefault(name, ())  # translated (no builtin parameters) for the GPU's shifts
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
