@@ -233,7 +233,8 @@ class Lowering:
             other = None
             if s.otherwise is not None:
                 other = ir.Block(tuple(self.lower(ir.as_block(s.otherwise).stmts, loop, here, s.loc)), loc=s.loc)
-            return pre + [ir.If(cond, then, other, loc=s.loc)]
+            # `if constexpr` stays one when its condition does (a template's constant).
+            return pre + [ir.If(cond, then, other, loc=s.loc, constexpr=s.constexpr and cond is s.cond and not pre)]
         if isinstance(s, LOOPS):
             return self.loop(s, here)
         if isinstance(s, ir.Switch):

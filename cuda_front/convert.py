@@ -357,10 +357,13 @@ class Converter:
         children = list(cursor.get_children())
         if any(c.kind in (K.VAR_DECL, K.DECL_STMT) for c in children):
             raise unsupported(loc, "a declaration in an if condition")
+        tokens = [t.spelling for t, _ in zip(cursor.get_tokens(), range(2))]
+        constexpr = tokens == ["if", "constexpr"]
         if len(children) == 2:
-            return ir.If(self.expr(children[0]), self.stmt(children[1]), loc=loc)
+            return ir.If(self.expr(children[0]), self.stmt(children[1]), loc=loc, constexpr=constexpr)
         if len(children) == 3:
-            return ir.If(self.expr(children[0]), self.stmt(children[1]), self.stmt(children[2]), loc=loc)
+            return ir.If(self.expr(children[0]), self.stmt(children[1]), self.stmt(children[2]), loc=loc,
+                         constexpr=constexpr)
         raise unsupported(loc, "this form of if statement")
 
     def for_stmt(self, cursor: ci.Cursor) -> ir.For:

@@ -244,6 +244,9 @@ class If(Stmt):
     cond: Expr
     then: Stmt
     otherwise: Stmt | None = None
+    #: ``if constexpr``: the branch not taken is discarded, not instantiated (it may not compile
+    #: for the template's arguments).  A pass that replaces the condition makes a plain ``if``.
+    constexpr: bool = False
 
 
 @dataclass(frozen=True)

@@ -94,11 +94,11 @@ class StmtPrinter:
         self.emit(print_expr(s.expr) + ";")
 
     def stmt_If(self, s: ir.If) -> None:
-        self.emit(f"if ({print_condition(s.cond)}) {{")
+        self.emit(f"if {'constexpr ' if s.constexpr else ''}({print_condition(s.cond)}) {{")
         self.body(s.then)
         other = s.otherwise
         while isinstance(other, ir.If):
-            self.emit(f"}} else if ({print_condition(other.cond)}) {{")
+            self.emit(f"}} else if {'constexpr ' if other.constexpr else ''}({print_condition(other.cond)}) {{")
             self.body(other.then)
             other = other.otherwise
         if other is not None:
