@@ -31,6 +31,10 @@ unable to fault (no division, no memory).  A thread loop left holding a loop tha
 its own operations in its own order, so results are bit-identical; ``guard-folding`` later turns
 the repeated guard into each thread loop's bound.
 
+Counters declared before their loop and used nowhere else (``int i; ... for (i = 0; ...)``,
+Rodinia's kmeans) are first declared by the loop; a ``tex1Dfetch`` coordinate counts as a
+subscript, and locals declared in the loop stand for their initializers (``addr = p + j * n``).
+
 Before::
 
     ThreadLoop {
@@ -249,22 +253,76 @@ def _loop_counters(loop: ir.For) -> set[int]:
 
 
 def _unit_stride_in_threads(loop: ir.For, facts) -> bool:
-    """Some subscript in ``loop`` (nested loops included) moves with a loop counter and, the
-    counters held fixed (at 0 and at 1), has coefficient 1 on ``threadIdx.x``: kmeans'
+    """Some subscript in ``loop`` (nested loops included; a texture fetch's coordinate counts as
+    one, locals declared in the loop stand for their initializers) moves with a loop counter and,
+    the counters held fixed (at 0 and at 1), has coefficient 1 on ``threadIdx.x``: kmeans'
     ``feat[f * n + p]``.  With the threads innermost, consecutive iterations then touch
     consecutive elements where each thread alone strides by ``n``."""
     counters = _loop_counters(loop)
-    for n in loop.walk():
-        if not isinstance(n, ir.Index) or not counters & used_symbols(n.index):
+    assigned = assigned_symbols(loop)
+    inits = {n.sym: n.init for n in loop.walk()
+             if isinstance(n, ir.VarDecl) and n.init is not None and n.sym not in assigned and n.sym not in counters}
+    subscripts = [n.index for n in loop.walk() if isinstance(n, ir.Index)]
+    subscripts += [n.args[-1] for n in loop.walk() if isinstance(n, ir.Call)
+                   and ir.callee_name(n.func) == "tex1Dfetch" and len(n.args) == 2]
+    for subscript in subscripts:
+        for _ in range(4):  # locals initialized from locals, a few deep
+            subscript = _rewrite_names(subscript, lambda m: inits.get(m.sym, m))
+        if not counters & used_symbols(subscript):
             continue
         coefficients = []
         for value in ("0", "1"):
-            fixed = _rewrite_names(n.index, lambda m: ir.Literal(value, loc=m.loc) if m.sym in counters else m)
+            fixed = _rewrite_names(subscript, lambda m: ir.Literal(value, loc=m.loc) if m.sym in counters else m)
             form = facts.affine(fixed)
             coefficients.append(None if form is None else form.coef[0].as_int())
         if coefficients == [1, 1]:
             return True
     return False
+
+
+def _counters_declared_in_loops(body: ir.Block) -> ir.Block:
+    """``int i; ... for (i = a; ...) ...`` becomes ``for (int i = a; ...)`` where the loop holds
+    every use of ``i`` (its value before and after the loop is never read): C89-style counters,
+    as Rodinia's kmeans declares them, become loop counters this pass can read."""
+    def sink(node: ir.Node) -> ir.Node:
+        if not isinstance(node, ir.Block):
+            return node
+        stmts = list(node.stmts)
+        m = 0
+        while m < len(stmts):
+            d = stmts[m]
+            loop = _only_loop_using(d, stmts[m + 1:]) if isinstance(d, ir.VarDecl) else None
+            if loop is None:
+                m += 1
+                continue
+            value = loop.init.expr.value
+            declared = ir.For(ir.VarDecl(d.sym, d.name, d.type, value, loc=loop.init.loc), loop.cond, loop.step,
+                              loop.body, loc=loop.loc)
+            rest = tuple(_replaced(s, loop, declared) for s in stmts[m + 1:])
+            stmts = stmts[:m] + list(rest)
+        return replace(node, stmts=tuple(stmts))
+    return ir.transform(body, sink)
+
+
+def _replaced(node: ir.Node, old: ir.Node, new: ir.Node) -> ir.Node:
+    """``node`` with the node ``old`` (that object) replaced by ``new``."""
+    if node is old:
+        return new
+    return ir.map_children(node, lambda c: _replaced(c, old, new))
+
+
+def _only_loop_using(d: ir.VarDecl, after: list[ir.Stmt]) -> ir.For | None:
+    """The one ``for (d = a; ...)`` of ``after`` that holds every use of ``d``, if there is one."""
+    if not (d.storage == "auto" and d.init is None and _integer_counter_type(d.type)):
+        return None
+    loops = [n for s in after for n in s.walk() if isinstance(n, ir.For) and isinstance(n.init, ir.ExprStmt)
+             and isinstance(n.init.expr, ir.Assign) and n.init.expr.op == "="
+             and isinstance(n.init.expr.target, ir.Name) and n.init.expr.target.sym == d.sym]
+    if len(loops) != 1 or d.sym in used_symbols(loops[0].init.expr.value):
+        return None
+    uses = sum(isinstance(n, ir.Name) and n.sym == d.sym for s in after for n in s.walk())
+    inside = sum(isinstance(n, ir.Name) and n.sym == d.sym for n in loops[0].walk())
+    return loops[0] if uses == inside else None
 
 
 #: Operators that cannot fault or change state: a header made of these, names and literals runs
@@ -357,6 +415,7 @@ class LoopInterchange:
         return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(new_stmts))))
 
     def interchange(self, loop: ir.ThreadLoop, facts, kernel, ctx) -> list[ir.Stmt] | None:
+        loop = replace(loop, body=_counters_declared_in_loops(loop.body))
         stmts = loop.body.stmts
         for i in range(len(stmts)):
             cand = _candidate(stmts[i], stmts[:i], stmts[i + 1:], facts)

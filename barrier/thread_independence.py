@@ -38,6 +38,13 @@ def simd_judge(ctx: PassContext) -> "_Judge":
     return _Judge(ctx)
 
 
+#: Texture fetches in their value form (``tex1Dfetch(tex, i)``, not ``tex1Dfetch(&v, tex, i)``,
+#: which stores), by their number of arguments: reads of memory that no thread of the kernel may
+#: write (a GPU's texture cache is not coherent with the kernel's own stores), so any order of
+#: the threads reads the same values.
+TEXTURE_FETCH_ARGS = {"tex1Dfetch": 2, "tex1D": 2, "tex2D": 3, "tex3D": 4}
+
+
 @dataclass
 class _Judge:
     ctx: PassContext
@@ -76,6 +83,8 @@ class _Judge:
         if name.startswith(_ORDERED_PREFIXES):
             return False
         if is_pure_function(call.func) or is_pure_function(name):
+            return True
+        if TEXTURE_FETCH_ARGS.get(name) == len(call.args):
             return True
         fn = self.ctx.device_bodies.get(name)
         if fn is None:

@@ -83,9 +83,10 @@ def test_loops_behind_the_bounds_guard_move(guarded_translations):
     loop though they sit inside ``if (p < n)`` and have no running index; a guard whose limit
     the body assigns, and a trip count that depends on the thread, keep theirs."""
     kernels = {k.name: k for k in guarded_translations["on"].program.kernels}
-    (centres,) = _block_level_loops(kernels["nearest_centre"])
-    features = [n for n in ir.as_block(centres.body).stmts if isinstance(n, ir.For)]
-    assert len(features) == 1 and _thread_loops_in(features[0]) == 1, centres
+    for name in ("nearest_centre", "nearest_centre_c89"):
+        (centres,) = _block_level_loops(kernels[name])
+        features = [n for n in ir.as_block(centres.body).stmts if isinstance(n, ir.For)]
+        assert len(features) == 1 and _thread_loops_in(features[0]) == 1, (name, centres)
     for name in ("moving_limit", "ragged_rows", "divided_rows"):
         assert not _block_level_loops(kernels[name]), name
     assert not any(_block_level_loops(k) for k in guarded_translations["off"].program.kernels)
