@@ -31,7 +31,7 @@ def test_library_stands_in_for_libcublas():
 
 
 @covers("cuBLAS",
-        "cublasCreate", "cublasDestroy", "cublasDgemm", "cublasGemmEx", "cublasGetMathMode",
+        "cublasCreate", "cublasDestroy", "cublasDgemm", "cublasDgemv", "cublasGemmEx", "cublasGetMathMode",
         "cublasGetPointerMode", "cublasGetStatusName", "cublasGetStream", "cublasGetVersion", "cublasSaxpy",
         "cublasSdot", "cublasSetMathMode", "cublasSetPointerMode", "cublasSetStream", "cublasSgemm",
         "cublasSgemmStridedBatched", "cublasSgemv", "cublasSnrm2", "cublasSscal")

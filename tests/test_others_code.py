@@ -413,3 +413,9 @@ def test_shuffle_of_an_element_of_dependent_type(tmp_path, lowering):
 def test_if_constexpr_discards_the_branch_not_taken(tmp_path, lowering):
     _, run, _ = translate_build_run(OTHERS / "if_constexpr.cu", tmp_path, TranslateOptions(lowering=lowering))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Streams", "cudaStreamSetAttribute/cudaStreamGetAttribute (access policy window)",
+        "cudaCtxResetPersistingL2Cache")
+def test_stream_access_policy_attributes(tmp_path):
+    _passes(tmp_path, "stream_attributes.cu")

@@ -81,6 +81,9 @@ cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle, cublasOperation_
                                          const double *beta, double *C, int ldc, long long strideC, int batchCount);
 cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
                               const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy);
+cublasStatus_t cublasDgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
+                              const double *A, int lda, const double *x, int incx, const double *beta, double *y,
+                              int incy);
 cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y,
                               int incy);
 cublasStatus_t cublasSdot_v2(cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy,
@@ -102,6 +105,7 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t handle, int n, const float *alpha, 
 #define cublasSgemm cublasSgemm_v2
 #define cublasDgemm cublasDgemm_v2
 #define cublasSgemv cublasSgemv_v2
+#define cublasDgemv cublasDgemv_v2
 #define cublasSaxpy cublasSaxpy_v2
 #define cublasSdot cublasSdot_v2
 #define cublasSnrm2 cublasSnrm2_v2

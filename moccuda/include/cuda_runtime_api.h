@@ -195,6 +195,9 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *pt
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags MOCCUDA_DEFAULT(0));
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue *value);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *user_data,
                                   unsigned int flags);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data);

@@ -490,9 +490,31 @@ enum cudaLaunchAttributeID {
     cudaLaunchAttributeProgrammaticEvent = 7,
     cudaLaunchAttributePriority = 8
 };
+/* An L2 access policy (a hint about which bytes to keep cached): accepted and ignored, since a CPU
+ * cache takes no such hint and the results do not depend on it. */
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4
+};
 union cudaLaunchAttributeValue {
     char pad[64];
+    struct cudaAccessPolicyWindow accessPolicyWindow;
     int cooperative;
+    enum cudaSynchronizationPolicy syncPolicy;
     int priority;
     struct {
         unsigned int x, y, z;
@@ -503,6 +525,12 @@ typedef struct cudaLaunchAttribute_st {
     char pad[8 - sizeof(enum cudaLaunchAttributeID)];
     union cudaLaunchAttributeValue val;
 } cudaLaunchAttribute;
+/* Stream attributes are launch attributes under other names (as in CUDA 12). */
+typedef enum cudaLaunchAttributeID cudaStreamAttrID;
+typedef union cudaLaunchAttributeValue cudaStreamAttrValue;
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
 typedef struct cudaLaunchConfig_st {
     dim3 gridDim;
     dim3 blockDim;

@@ -31,6 +31,8 @@
 struct CUstream_st {
     unsigned int flags;
     int priority;
+    cudaAccessPolicyWindow access_policy{};  // kept for cudaStreamGetAttribute; a CPU takes no such hint
+    cudaSynchronizationPolicy synchronization_policy = cudaSyncPolicyAuto;
     std::mutex mutex;
     std::condition_variable changed;  // work queued, work finished, or stopping
     std::deque<std::function<void()>> queue;
@@ -305,6 +307,64 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
     *priority = is_default_stream(stream) ? least_priority : stream->priority;
     return cudaSuccess;
 }
+
+// The attributes of the default stream, which has no CUstream_st of its own.
+static cudaAccessPolicyWindow default_stream_access_policy{};
+static cudaSynchronizationPolicy default_stream_synchronization_policy = cudaSyncPolicyAuto;
+
+// Stream attributes are hints about caching and waiting: kept so that cudaStreamGetAttribute
+// returns them, and otherwise without effect (the results never depend on them).
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+    using namespace moccuda::runtime;
+    if (value == nullptr)
+        return fail(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> guard(mutex);
+    if (!live_stream(stream))
+        return fail(cudaErrorInvalidResourceHandle);
+    bool is_default = is_default_stream(stream);
+    switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow:
+        (is_default ? default_stream_access_policy : stream->access_policy) = value->accessPolicyWindow;
+        return cudaSuccess;
+    case cudaLaunchAttributeSynchronizationPolicy:
+        (is_default ? default_stream_synchronization_policy : stream->synchronization_policy) = value->syncPolicy;
+        return cudaSuccess;
+    case cudaLaunchAttributePriority:
+        if (!is_default)
+            stream->priority = value->priority;
+        return cudaSuccess;
+    default:
+        return fail(cudaErrorInvalidValue);
+    }
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue *value)
+{
+    using namespace moccuda::runtime;
+    if (value == nullptr)
+        return fail(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> guard(mutex);
+    if (!live_stream(stream))
+        return fail(cudaErrorInvalidResourceHandle);
+    bool is_default = is_default_stream(stream);
+    switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow:
+        value->accessPolicyWindow = is_default ? default_stream_access_policy : stream->access_policy;
+        return cudaSuccess;
+    case cudaLaunchAttributeSynchronizationPolicy:
+        value->syncPolicy = is_default ? default_stream_synchronization_policy : stream->synchronization_policy;
+        return cudaSuccess;
+    case cudaLaunchAttributePriority:
+        value->priority = is_default ? least_priority : stream->priority;
+        return cudaSuccess;
+    default:
+        return fail(cudaErrorInvalidValue);
+    }
+}
+
+// Nothing is kept in a persisting L2 region here, so there is nothing to reset.
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *user_data,
                                   unsigned int flags)

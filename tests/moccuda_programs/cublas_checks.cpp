@@ -150,6 +150,14 @@ int main()
         CHECK(cublasSgemv(handle, CUBLAS_OP_T, m, n, &one, A.data(), m, xt.data(), 1, &zero, yt.data(), 1) ==
               CUBLAS_STATUS_SUCCESS);
         CHECK((yt == std::vector<float>{4, 10}));
+        std::vector<double> Ad = {1, 2, 3, 4, 5, 6}, xd = {1, -1}, yd = {1, 1, 1}, xdt = {1, 0, 1}, ydt = {0, 0};
+        double alphad = 2, betad = 3, oned = 1, zerod = 0;
+        CHECK(cublasDgemv(handle, CUBLAS_OP_N, m, n, &alphad, Ad.data(), m, xd.data(), 1, &betad, yd.data(), 1) ==
+              CUBLAS_STATUS_SUCCESS);
+        CHECK((yd == std::vector<double>{-3, -3, -3}));
+        CHECK(cublasDgemv(handle, CUBLAS_OP_T, m, n, &oned, Ad.data(), m, xdt.data(), 1, &zerod, ydt.data(), 1) ==
+              CUBLAS_STATUS_SUCCESS);
+        CHECK((ydt == std::vector<double>{4, 10}));
         std::vector<float> u = {1, 2, 3, 4}, v = {10, 20, 30, 40};
         float a = 0.5f, result = 0;
         CHECK(cublasSaxpy(handle, 4, &a, u.data(), 1, v.data(), 1) == CUBLAS_STATUS_SUCCESS);

@@ -24,6 +24,8 @@ void scipy_cblas_dgemm(int order, int transa, int transb, int m, int n, int k, d
                        int lda, const double *B, int ldb, double beta, double *C, int ldc);
 void scipy_cblas_sgemv(int order, int trans, int m, int n, float alpha, const float *A, int lda, const float *x,
                        int incx, float beta, float *y, int incy);
+void scipy_cblas_dgemv(int order, int trans, int m, int n, double alpha, const double *A, int lda, const double *x,
+                       int incx, double beta, double *y, int incy);
 void scipy_cblas_saxpy(int n, float alpha, const float *x, int incx, float *y, int incy);
 float scipy_cblas_sdot(int n, const float *x, int incx, const float *y, int incy);
 float scipy_cblas_snrm2(int n, const float *x, int incx);
@@ -310,6 +312,22 @@ cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, in
         return CUBLAS_STATUS_SUCCESS;
     enter(handle);
     scipy_cblas_sgemv(col_major, cblas_op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasDgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
+                              const double *A, int lda, const double *x, int incx, const double *beta, double *y,
+                              int incy)
+{
+    if (handle == nullptr)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!valid_op(trans) || m < 0 || n < 0 || lda < std::max(1, m) || incx == 0 || incy == 0 || alpha == nullptr ||
+        beta == nullptr)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    enter(handle);
+    scipy_cblas_dgemv(col_major, cblas_op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
     return CUBLAS_STATUS_SUCCESS;
 }
 
