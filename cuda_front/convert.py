@@ -93,6 +93,14 @@ ASSERT_FAIL = "__assert_fail"
 #: In device code it calls CUDA's device assert instead: ``ir.DEVICE_ASSERT_FAIL``.
 
 
+def _is_c_library_clock(decl: ci.Cursor | None) -> bool:
+    """Whether a call of ``clock`` names the C library's ``clock()`` (declared at file scope,
+    defined nowhere in the program), not a function of the program's own."""
+    if decl is None or decl.get_definition() is not None:
+        return False
+    return decl.semantic_parent is not None and decl.semantic_parent.kind in (K.TRANSLATION_UNIT, K.LINKAGE_SPEC)
+
+
 def device_assert(args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Call:
     """``__assert_fail(expression, file, line, function)`` in device code as CUDA's device assert."""
     where = tuple(ir.Builtin(var, dim, loc=loc) for var in ("blockIdx", "threadIdx") for dim in "xyz")
@@ -651,6 +659,8 @@ class Converter:
                 raise unsupported(loc, "__syncthreads() used as a value")
             if callee.name == ASSERT_FAIL:
                 return device_assert(args, loc)
+            if callee.name == "clock" and not args and _is_c_library_clock(callee_cursor.referenced):
+                return ir.Call(ir.DEVICE_CLOCK, (), loc=loc)
             return ir.Call(callee.name, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
 

@@ -151,6 +151,9 @@ class Call(Expr):
 #: device code; MocCUDA's cuda2cpu_device.h): it reports the block and thread, and ends the thread
 #: with the context's sticky cudaErrorAssert.  The emitter wraps code that can reach it.
 DEVICE_ASSERT_FAIL = "moccuda::device_assert_fail"
+#: The callee of C's ``clock()`` in device code: CUDA's per-thread cycle counter, ticking at the
+#: device's clock rate (the C library's ``clock()`` is the process's CPU time in microseconds).
+DEVICE_CLOCK = "moccuda::clock_ticks"
 
 
 @dataclass(frozen=True)

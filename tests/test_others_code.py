@@ -419,3 +419,8 @@ def test_if_constexpr_discards_the_branch_not_taken(tmp_path, lowering):
         "cudaCtxResetPersistingL2Cache")
 def test_stream_access_policy_attributes(tmp_path):
     _passes(tmp_path, "stream_attributes.cu")
+
+
+@covers("Device functions", "clock() in device code (cycles at the device's clock rate, as clock64())")
+def test_device_clock_counts_cycles_at_the_clock_rate(tmp_path):
+    _passes(tmp_path, "device_clock.cu")

@@ -84,14 +84,25 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t sh
 extern "C" int cudaConfigureCall(dim3 grid, dim3 block, size_t shmem = 0, void *stream = 0);
 #endif /* __CUDA2CPU_PARSE__ */
 
-/* A per-thread cycle counter on the GPU; here nanoseconds of a monotonic clock, which serves the
- * usual use (differences between two readings). */
+/* The clock rate the device reports (cudaDeviceProp::clockRate, cudaDevAttrClockRate), in kHz. */
+#define MOCCUDA_CLOCK_RATE_KHZ 1530000LL
+
+/* A per-thread cycle counter on the GPU; here a monotonic clock counted in cycles of the clock
+ * rate the device reports, so that a program that waits for `ms * clockRate` cycles waits `ms`. */
 inline __host__ __device__ long long clock64(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+    long long ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+    return ns / 1000000 * MOCCUDA_CLOCK_RATE_KHZ + ns % 1000000 * MOCCUDA_CLOCK_RATE_KHZ / 1000000;
 }
+
+#ifdef __cplusplus
+namespace moccuda {
+/* clock() in device code (cuda2cpu calls this instead): the same counter as clock64(). */
+inline __host__ __device__ clock_t clock_ticks(void) { return (clock_t)clock64(); }
+}  // namespace moccuda
+#endif
 
 /* Suspends the calling thread for about `ns` nanoseconds (CUDA: at most 1 ms, a hint). */
 inline __host__ __device__ void __nanosleep(unsigned int ns)

@@ -121,7 +121,7 @@ void fill_properties(cudaDeviceProp *p)
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
     // The fields CUDA 13 dropped (kept in the reserved tail, see driver_types.h).
-    p->clockRate = 1530000;  // kHz
+    p->clockRate = MOCCUDA_CLOCK_RATE_KHZ;  // kHz, the rate clock() and clock64() count at
     p->deviceOverlap = 1;
     p->kernelExecTimeoutEnabled = 0;
     p->computeMode = cudaComputeModeDefault;
