@@ -102,6 +102,10 @@ void fill_properties(cudaDeviceProp *p)
     p->unifiedAddressing = 1;
     p->memoryBusWidth = 4096;
     p->l2CacheSize = 6291456;
+    // Stream access policy windows are accepted (as hints without effect), so a persisting part of
+    // L2 is reported as a GPU of this size has one: three quarters of it, windows up to 128 MiB.
+    p->persistingL2CacheMaxSize = 4718592;
+    p->accessPolicyMaxWindowSize = 134213632;
     p->maxThreadsPerMultiProcessor = 2048;
     p->streamPrioritiesSupported = 1;
     p->globalL1CacheSupported = 1;

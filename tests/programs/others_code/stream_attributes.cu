@@ -1,6 +1,6 @@
-// Stream attributes as the L2-persistence samples set them: an access policy window on a stream
-// (a caching hint, without effect on a CPU) is accepted, read back as set, and the kernels that
-// run in that stream compute the same results.
+// Stream attributes as the L2-persistence samples set them: the device reports a persisting part
+// of L2 (else they waive), an access policy window on a stream (a caching hint, without effect on
+// a CPU) is accepted, read back as set, and the kernels in that stream compute the same results.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -18,7 +18,10 @@ int main()
     cudaStream_t stream;
     bool ok = cudaMalloc(&data, n * sizeof(int)) == cudaSuccess && cudaStreamCreate(&stream) == cudaSuccess;
     ok = ok && cudaMemset(data, 0, n * sizeof(int)) == cudaSuccess;
-    ok = ok && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 1 << 20) == cudaSuccess;
+    cudaDeviceProp prop;
+    ok = ok && cudaGetDeviceProperties(&prop, 0) == cudaSuccess;
+    ok = ok && prop.persistingL2CacheMaxSize > 0 && prop.accessPolicyMaxWindowSize >= n * (int)sizeof(int);
+    ok = ok && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, prop.persistingL2CacheMaxSize) == cudaSuccess;
 
     cudaStreamAttrValue value = {};
     value.accessPolicyWindow.base_ptr = data;
