@@ -307,10 +307,24 @@ class WarpLowering:
         if isinstance(s, (ir.While, ir.DoWhile)):
             return replace(s, body=self.body(s.body, False))
         if isinstance(s, ir.Switch):
-            return replace(s, body=self.body(s.body, False))
+            block = ir.as_block(s.body)
+            return replace(s, body=replace(block, stmts=self.switch_body(block.stmts)))
         if isinstance(s, ir.Case):
             return replace(s, body=self.body(s.body, False))
         return s
+
+    def switch_body(self, stmts: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        """A switch's statements: a case label may not jump past an initialized declaration (C++),
+        so the locals that lowering a statement introduces (a collective's value) get a block of
+        their own.  (The statement right after a label is the Case's own body, braced already.)"""
+        out: list[ir.Stmt] = []
+        for s in stmts:
+            lowered = self.stmts((s,), False)
+            if not isinstance(s, (ir.VarDecl, ir.Case)) and any(isinstance(n, ir.VarDecl) for n in lowered):
+                out.append(ir.Block(lowered, loc=s.loc))
+            else:
+                out.extend(lowered)
+        return tuple(out)
 
     def simple_for(self, s: ir.For) -> bool:
         """A ``for`` whose trip count is the same for every thread (its header reads only its own

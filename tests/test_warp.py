@@ -171,6 +171,19 @@ def test_continue_in_loops_around_warp_syncs(tmp_path):
     run_program("continue_warp_loop", tmp_path)
 
 
+def test_collective_values_in_a_switch_the_fallback_keeps(tmp_path):
+    """A switch with collectives that is no if/else chain (a statement after a break) goes to the
+    fiber fallback as a switch; the local holding a collective's value in a case's second
+    statement was declared in the switch's scope, and g++ refused the next case label ("jump to
+    case label crosses initialization": the front-end fuzz, seed 20261127).  It has a block now."""
+    cu = WARP / "switch_fallthrough_collectives.cu"
+    result, run, _ = translate_build_run(cu, tmp_path, threads=1)
+    assert [k["lowering"] for k in result.explain["kernels"]] == ["fallback"]
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
+    many = run_built(cu, tmp_path, MANY_THREADS)
+    assert many.returncode == 0 and many.stdout == run.stdout, many.stdout[-3000:]
+
+
 WARP_PROGRAMS = sorted(p.stem for p in WARP.glob("*.cu"))
 
 
