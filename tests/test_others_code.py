@@ -421,6 +421,6 @@ def test_stream_access_policy_attributes(tmp_path):
     _passes(tmp_path, "stream_attributes.cu")
 
 
-@covers("Device functions", "clock() in device code (cycles at the device's clock rate, as clock64())")
+@covers("Device functions", "clock() in device code (cycles at the device's clock rate, as clock64()), in a kernel or a __device__ function")
 def test_device_clock_counts_cycles_at_the_clock_rate(tmp_path):
     _passes(tmp_path, "device_clock.cu")

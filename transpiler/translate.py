@@ -466,6 +466,15 @@ def gpu_shift_functions(scan: UnitScan, bodies: dict[str, ir.DeviceFunction]) ->
             if K.CUDAHOST_ATTR not in _attrs(scan.device_functions[name][0]) and any(map(is_gpu_shift, fn.body.walk()))]
 
 
+def device_clock_functions(scan: UnitScan, bodies: dict[str, ir.DeviceFunction]) -> list[str]:
+    """The ``__device__`` (not ``__host__``) functions that read ``clock()``: translated, not kept
+    as written, so that the call is CUDA's cycle counter (``ir.DEVICE_CLOCK``), not the C
+    library's process CPU time."""
+    return [name for name, fn in bodies.items()
+            if K.CUDAHOST_ATTR not in _attrs(scan.device_functions[name][0])
+            and any(isinstance(n, ir.Call) and n.func == ir.DEVICE_CLOCK for n in fn.body.walk())]
+
+
 # -------------------------------------------------------------------------------------- edits
 
 
@@ -929,6 +938,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                   for d in e.diagnostics)
     for name in gpu_shift_functions(scan, bodies):
         needs.setdefault(name, ())  # translated (no builtin parameters) for the GPU's shifts
+    for name in device_clock_functions(scan, bodies):
+        needs.setdefault(name, ())  # translated (no builtin parameters) for the device's clock()
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
     kept_shared = shared_in_kept_code(scan)
