@@ -424,3 +424,9 @@ def test_stream_access_policy_attributes(tmp_path):
 @covers("Device functions", "clock() in device code (cycles at the device's clock rate, as clock64()), in a kernel or a __device__ function")
 def test_device_clock_counts_cycles_at_the_clock_rate(tmp_path):
     _passes(tmp_path, "device_clock.cu")
+
+
+@covers("Streams", "cudaDeviceGetDefaultMemPool, cudaMemPoolSetAttribute/GetAttribute (release threshold) "
+        "with cudaMallocAsync/cudaFreeAsync", "cudaMemPoolTrimTo")
+def test_stream_ordered_memory_pool(tmp_path):
+    _passes(tmp_path, "memory_pools.cu")

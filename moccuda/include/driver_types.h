@@ -322,6 +322,19 @@ enum cudaDeviceAttr {
 
 /* Handles.  The runtime's streams and events are opaque pointers; MocCUDA defines the structs. */
 typedef struct CUstream_st *cudaStream_t;
+/* Stream-ordered memory pools: one per device, the one cudaMallocAsync allocates from.  Memory
+ * freed into it goes back to the system at once (a release threshold is kept, as a hint). */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 1,
+    cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3,
+    cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5,
+    cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7,
+    cudaMemPoolAttrUsedMemHigh = 8
+};
 typedef struct CUevent_st *cudaEvent_t;
 /* The legacy default stream and the per-thread default stream, as special handle values. */
 #define cudaStreamLegacy ((cudaStream_t)0x1)

@@ -175,6 +175,61 @@ cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
     return cudaFree(ptr);
 }
 
+// The device's one memory pool, the one cudaMallocAsync allocates from.  Its attributes are
+// kept so that cudaMemPoolGetAttribute returns them; freed memory goes back at once whatever the
+// release threshold (a hint about caching, without effect on results).
+struct CUmemPoolHandle_st {
+    uint64_t release_threshold = 0;
+    int reuse[3] = {1, 1, 1};  // cudaMemPoolReuse*: allowed, as CUDA's defaults
+};
+static CUmemPoolHandle_st device_pool;
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
+{
+    int count = 0;
+    cudaGetDeviceCount(&count);
+    if (pool == nullptr)
+        return fail(cudaErrorInvalidValue);
+    if (device < 0 || device >= count)
+        return fail(cudaErrorInvalidDevice);
+    *pool = &device_pool;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device) { return cudaDeviceGetDefaultMemPool(pool, device); }
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value)
+{
+    if (pool != &device_pool || value == nullptr)
+        return fail(cudaErrorInvalidValue);
+    if (attr >= cudaMemPoolReuseFollowEventDependencies && attr <= cudaMemPoolReuseAllowInternalDependencies)
+        pool->reuse[attr - cudaMemPoolReuseFollowEventDependencies] = *static_cast<int *>(value);
+    else if (attr == cudaMemPoolAttrReleaseThreshold)
+        pool->release_threshold = *static_cast<uint64_t *>(value);
+    else
+        return fail(cudaErrorInvalidValue);  // the memory counters are read-only (high marks reset to 0: not kept)
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value)
+{
+    if (pool != &device_pool || value == nullptr)
+        return fail(cudaErrorInvalidValue);
+    if (attr >= cudaMemPoolReuseFollowEventDependencies && attr <= cudaMemPoolReuseAllowInternalDependencies)
+        *static_cast<int *>(value) = pool->reuse[attr - cudaMemPoolReuseFollowEventDependencies];
+    else if (attr == cudaMemPoolAttrReleaseThreshold)
+        *static_cast<uint64_t *>(value) = pool->release_threshold;
+    else
+        return fail(cudaErrorNotSupported);  // how much the pool holds is not counted
+    return cudaSuccess;
+}
+
+// Nothing is kept in the pool once freed, so there is nothing to trim.
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t)
+{
+    return pool == &device_pool ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     return moccuda::runtime::allocate(ptr, size, Kind::pinned_host, cudaHostAllocDefault);
