@@ -430,3 +430,9 @@ def test_device_clock_counts_cycles_at_the_clock_rate(tmp_path):
         "with cudaMallocAsync/cudaFreeAsync", "cudaMemPoolTrimTo")
 def test_stream_ordered_memory_pool(tmp_path):
     _passes(tmp_path, "memory_pools.cu")
+
+
+@covers("Host API", "cudaMemLocation; cudaMemPrefetchAsync and cudaMemAdvise with CUDA 13's location "
+        "forms (and _v2) and CUDA 12's device ids, argument checks as CUDA's")
+def test_managed_memory_prefetch_and_advice(tmp_path):
+    _passes(tmp_path, "managed_prefetch.cu")

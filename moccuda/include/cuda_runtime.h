@@ -214,9 +214,23 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *b
     return cudaSuccess;
 }
 
-/* Managed-memory hints (CUDA 12's signatures): nothing to do when all memory is host memory. */
-inline cudaError_t cudaMemPrefetchAsync(const void *, size_t, int, cudaStream_t = 0) { return cudaSuccess; }
-inline cudaError_t cudaMemAdvise(const void *, size_t, enum cudaMemoryAdvise, int) { return cudaSuccess; }
+/* CUDA 12's forms of the managed-memory prefetch and advice, which name a device by its id
+ * (cudaCpuDeviceId for the host): the location forms of cuda_runtime_api.h do the work. */
+inline cudaMemLocation moccuda_location_of_device(int device)
+{
+    cudaMemLocation location;
+    location.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    location.id = device == cudaCpuDeviceId ? 0 : device;
+    return location;
+}
+inline cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device, cudaStream_t stream = 0)
+{
+    return cudaMemPrefetchAsync(ptr, count, moccuda_location_of_device(device), 0, stream);
+}
+inline cudaError_t cudaMemAdvise(const void *ptr, size_t count, enum cudaMemoryAdvise advice, int device)
+{
+    return cudaMemAdvise(ptr, count, advice, moccuda_location_of_device(device));
+}
 
 #endif /* __cplusplus */
 

@@ -102,6 +102,18 @@ cudaError_t cudaHostGetFlags(unsigned int *flags, void *host_ptr);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 
+/* Managed memory is host memory, reachable from host and kernels alike: a prefetch moves nothing and
+ * advice changes nothing, but both check their arguments as CUDA does (the range in one managed
+ * allocation, a valid location and stream).  CUDA 13's signatures, with CUDA 12's _v2 names for them;
+ * the C++ overloads in cuda_runtime.h take CUDA 12's device ids. */
+cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaMemPrefetchAsync_v2(const void *ptr, size_t count, struct cudaMemLocation location,
+                                    unsigned int flags, cudaStream_t stream MOCCUDA_DEFAULT(0));
+cudaError_t cudaMemAdvise(const void *ptr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location);
+cudaError_t cudaMemAdvise_v2(const void *ptr, size_t count, enum cudaMemoryAdvise advice,
+                             struct cudaMemLocation location);
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream MOCCUDA_DEFAULT(0));

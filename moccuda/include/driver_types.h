@@ -175,6 +175,20 @@ enum cudaMemoryAdvise {
     cudaMemAdviseUnsetAccessedBy = 6
 };
 
+/* Where memory is, for prefetches and advice (CUDA 12.2's cudaMemLocation). */
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+
+struct cudaMemLocation {
+    enum cudaMemLocationType type;
+    int id;  /* the device for cudaMemLocationTypeDevice, the NUMA node for ...HostNuma */
+};
+
 enum cudaFuncCache {
     cudaFuncCachePreferNone = 0,
     cudaFuncCachePreferShared = 1,

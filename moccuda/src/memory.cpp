@@ -307,6 +307,78 @@ cudaError_t cudaHostGetFlags(unsigned int *flags, void *host_ptr)
     return cudaSuccess;
 }
 
+// ---- managed memory: prefetches and advice ----
+
+namespace {
+
+// Whether [ptr, ptr + count) lies in one managed allocation (CUDA refuses other memory on a device
+// without pageable memory access, as the V100 reported here is).
+bool managed_range(const void *ptr, size_t count)
+{
+    using namespace moccuda::runtime;
+    std::lock_guard<std::mutex> guard(mutex);
+    uintptr_t start;
+    const Allocation *found = containing(ptr, &start);
+    return found != nullptr && found->kind == Kind::managed
+           && count <= found->size - (reinterpret_cast<uintptr_t>(ptr) - start);
+}
+
+// CUDA's checks of a location: the one device, or the host (any NUMA node of it).
+cudaError_t check_location(cudaMemLocation location)
+{
+    switch (location.type) {
+    case cudaMemLocationTypeDevice:
+        return location.id == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNuma:
+    case cudaMemLocationTypeHostNumaCurrent:
+        return cudaSuccess;
+    default:
+        return fail(cudaErrorInvalidValue);
+    }
+}
+
+}  // namespace
+
+// Every allocation is host memory, reachable from the host and from kernels alike, so a prefetch
+// has nothing to move: it is checked and is then complete, in any stream's order.
+cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream)
+{
+    if (cudaError_t sticky = moccuda::runtime::sticky_error())
+        return fail(sticky);
+    if (!moccuda::runtime::valid_stream(stream))
+        return fail(cudaErrorInvalidResourceHandle);
+    if (flags != 0 || count == 0 || !managed_range(ptr, count))
+        return fail(cudaErrorInvalidValue);
+    return check_location(location);
+}
+
+cudaError_t cudaMemPrefetchAsync_v2(const void *ptr, size_t count, cudaMemLocation location, unsigned int flags,
+                                    cudaStream_t stream)
+{
+    return cudaMemPrefetchAsync(ptr, count, location, flags, stream);
+}
+
+// Advice about where memory is best kept or who reads it: checked as CUDA does, without effect
+// on memory that is where every reader finds it.  The location is ignored by the read-mostly
+// advice, as in CUDA.
+cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location)
+{
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+        return fail(cudaErrorInvalidValue);
+    if (count == 0 || !managed_range(ptr, count))
+        return fail(cudaErrorInvalidValue);
+    if (advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly)
+        return cudaSuccess;
+    return check_location(location);
+}
+
+cudaError_t cudaMemAdvise_v2(const void *ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location)
+{
+    return cudaMemAdvise(ptr, count, advice, location);
+}
+
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
     using namespace moccuda::runtime;
