@@ -160,10 +160,18 @@ def _lib13():
     lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
     lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
     lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_Cursor_isFunctionInlined.argtypes = [ci.Cursor]
+    lib.clang_Cursor_isFunctionInlined.restype = ctypes.c_uint
     lib.clang_getSpellingLocation.argtypes = [
         ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_uint),
         ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
     return lib
+
+
+def is_inline_function(cursor: ci.Cursor) -> bool:
+    """Is the function declared ``inline`` (or implicitly so: constexpr, defined in its class)?"""
+    lib = _lib13()
+    return bool(lib.clang_Cursor_isFunctionInlined(cursor))
 
 
 def var_decl_initializer(cursor: ci.Cursor) -> ci.Cursor | None:

@@ -308,13 +308,19 @@ class Converter:
             # not C++, and `= S()` would value-initialize what the source leaves alone).
             init_cursor = None
         init = None
+        type_spelling = self.type_text(cursor.type.spelling)
         if init_cursor is not None:
             if storage != "auto":
                 raise unsupported(loc, "an initializer on a __shared__ variable")
-            init = self.expr(init_cursor)
+            if _is_parenthesized_list(init_cursor):
+                # `Stack<T, N> s(buf, t);` on a dependent type: clang keeps the arguments as a list
+                # (ParenListExpr) until instantiation; it is a construction of the declared type.
+                args = tuple(self.expr(c) for c in init_cursor.get_children())
+                init = ir.Construct(type_spelling, args, loc=location(init_cursor))
+            else:
+                init = self.expr(init_cursor)
         sym = symbol_id(cursor)
         kind = "shared" if storage.startswith("shared") else "local"
-        type_spelling = self.type_text(cursor.type.spelling)
         canonical = cursor.type.get_canonical().spelling
         if canonical.startswith("cooperative_groups::") and "::" not in type_spelling:
             # `auto tile = cg::tiled_partition<16>(...)`: the deduced type, spelled unqualified
@@ -800,6 +806,20 @@ def _is_macro_use(tu: ci.TranslationUnit, token) -> bool:
             and found.extent.start.offset == token.extent.start.offset)
 
 
+def _is_parenthesized_list(init: ci.Cursor) -> bool:
+    """Is a variable's initializer the ``(a, b)`` of a direct initialization that a template
+    leaves unresolved (clang's ParenListExpr, unexposed): its tokens are the parentheses around
+    its children, each an expression."""
+    if init.kind != K.UNEXPOSED_EXPR or clang_ext.from_macro(init):
+        return False
+    children = list(init.get_children())
+    if not children or any(not (c.kind.is_expression() or c.kind == K.UNEXPOSED_EXPR) for c in children):
+        return False
+    tokens = clang_ext.written_tokens(init) or []
+    return (len(tokens) >= 2 and tokens[0].spelling == "(" and tokens[-1].spelling == ")"
+            and tokens[0].extent.start.offset < children[0].extent.start.offset)
+
+
 def _is_loop_hint(cursor: ci.Cursor) -> bool:
     """True for the statement clang makes of ``#pragma unroll`` (or ``nounroll``) and its loop."""
     tokens = [t.spelling for t in itertools.islice(cursor.get_tokens(), 3)]
@@ -1088,6 +1108,10 @@ def template_arguments(cursor: ci.Cursor) -> str:
 
 
 def _qualifiers(cursor: ci.Cursor) -> str:
+    # `inline` is kept: a translated inline function defined in a header that several .cu files
+    # include is one function, as it was, not one definition per object file.
+    # (A template may be defined in every file that uses it: it needs no `inline`.)
+    inline = cursor.kind != K.FUNCTION_TEMPLATE and clang_ext.is_inline_function(cursor)
     if cursor.storage_class == ci.StorageClass.STATIC:
-        return "static"
-    return ""
+        return "static inline" if inline else "static"
+    return "inline" if inline else ""

@@ -436,3 +436,22 @@ def test_stream_ordered_memory_pool(tmp_path):
         "forms (and _v2) and CUDA 12's device ids, argument checks as CUDA's")
 def test_managed_memory_prefetch_and_advice(tmp_path):
     _passes(tmp_path, "managed_prefetch.cu")
+
+
+@covers("Kernels and memory", "T v(a, b); on a type that depends on template parameters (direct initialization)")
+def test_direct_initialization_of_a_dependent_type(tmp_path):
+    _passes(tmp_path, "dependent_direct_initialization.cu")
+
+
+@covers("Kernels and memory", "forward declaration of a __device__ function that reads threadIdx")
+def test_forward_declared_device_function_reading_the_thread_index(tmp_path):
+    _passes(tmp_path, "device_function_prototype.cu")
+
+
+@covers("Kernels and memory", "inline __device__ function translated, in a header included by two .cu files")
+def test_inline_device_function_in_a_header_of_two_files(tmp_path):
+    files = OTHERS / "inline_in_two_files"
+    built = run_cli(files / "first.cu", files / "second.cu", "-o", tmp_path / "two")
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([tmp_path / "two"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

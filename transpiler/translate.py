@@ -82,6 +82,8 @@ class Edit:
 class UnitScan:
     kernels: list[ci.Cursor] = field(default_factory=list)
     kernel_prototypes: list[ci.Cursor] = field(default_factory=list)
+    #: Declarations of ``__device__`` functions that are not definitions (forward declarations).
+    device_prototypes: list[ci.Cursor] = field(default_factory=list)
     device_functions: dict[str, list[ci.Cursor]] = field(default_factory=dict)
     includes: list[ci.Cursor] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)  # user files seen, by name
@@ -119,6 +121,9 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
                     (scan.kernels if c.is_definition() else scan.kernel_prototypes).append(c)
                 elif K.CUDADEVICE_ATTR in attrs and c.is_definition():
                     scan.device_functions.setdefault(c.spelling, []).append(c)
+                elif K.CUDADEVICE_ATTR in attrs and K.CUDAHOST_ATTR not in attrs:
+                    scan.device_prototypes.append(c)
+                    scan.others.append(c)
                 else:
                     scan.others.append(c)
             elif c.kind == K.VAR_DECL and K.CUDASHARED_ATTR in _attrs(c):
@@ -781,6 +786,30 @@ def prototype_text(cursor: ci.Cursor, team: bool = False) -> str:
     return emit.kernel_declaration(cursor.spelling, params, template_header(cursor), "")
 
 
+def prototype_builtins_edit(cursor: ci.Cursor, builtins: tuple[str, ...]) -> tuple[str, Edit]:
+    """The edit that gives a forward declaration of a translated ``__device__`` function the
+    leading builtin parameters its definition takes (``__device__ int f(int a = 7);`` becomes
+    ``__device__ int f(const uint3 threadIdx, int a = 7);``); the rest is kept as written, default
+    arguments included."""
+    file, start, end = _extent(cursor)
+    tu, source = cursor.translation_unit, cursor.extent.start.file
+    written = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, source, start),
+                                            ci.SourceLocation.from_offset(tu, source, end))
+    tokens = list(tu.get_tokens(extent=written))  # as written (`__device__` is a macro)
+    name = next((i for i, t in enumerate(tokens) if t.spelling == cursor.spelling), None)
+    if name is None or name + 1 >= len(tokens) or tokens[name + 1].spelling != "(":
+        raise unsupported(location(cursor), f"this declaration of '{cursor.spelling}', which reads the thread's "
+                                            "index (its parameter list is not written after its name)")
+    params = ", ".join(f"const {ir.BUILTIN_TYPES[b]} {b}" for b in builtins)
+    after = [t.spelling for t in tokens[name + 2:name + 4]]
+    opening = tokens[name + 1].extent.end.offset
+    if after[:1] == [")"]:
+        return file, Edit(opening, opening, params)
+    if after == ["void", ")"]:
+        return file, Edit(opening, tokens[name + 2].extent.end.offset, params)
+    return file, Edit(opening, opening, params + ", ")
+
+
 def _launch_regions(unit: ParsedUnit, scan: UnitScan, program: ir.Program, ctx: PassContext):
     """The host regions of ``launch-regions`` and the kernels launched in them."""
     if not ctx.launch_regions:
@@ -999,6 +1028,11 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                 edits.setdefault(file, []).append(Edit(start, end, text + directives))
             elif name in needs:
                 edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated)) + directives))
+    for cursor in scan.device_prototypes:
+        builtins = needs.get(cursor.spelling, ()) if cursor.spelling not in inlined else ()
+        if builtins:
+            edit = prototype_builtins_edit(cursor, builtins)
+            edits.setdefault(edit[0], []).append(edit[1])
     # Explicit instantiations of kernels name the translated kernel's launch parameter too.
     instantiations = kernel_library_module.explicit_instantiations(unit, {c.spelling for c in scan.kernels},
                                                                    list(scan.files))
