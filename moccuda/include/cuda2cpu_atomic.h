@@ -18,17 +18,26 @@
 namespace moccuda {
 namespace detail {
 
-/* Replaces *p with update(*p) atomically and returns the old value: a compare-and-swap loop
- * over the value's bits, for operations the hardware lacks (floating-point add, ...). */
+/* Replaces *p with update(*p) atomically, in memory order `order`, and returns the old value: a
+ * compare-and-swap loop over the value's bits, for operations the hardware lacks (floating-point
+ * add, ...).  The failure order is relaxed or acquire: release orders are not allowed there. */
+template <class T, class Update>
+MOCCUDA_HD T atomic_update_ordered(T *p, int order, Update update)
+{
+    int failure = (order == __ATOMIC_RELAXED || order == __ATOMIC_RELEASE) ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE;
+    T old;
+    __atomic_load(p, &old, failure);
+    T next = update(old);
+    while (!__atomic_compare_exchange(p, &old, &next, true, order, failure))
+        next = update(old); /* old now holds the value another thread wrote */
+    return old;
+}
+
+/* CUDA's atomics (atomicAdd, ...) are relaxed. */
 template <class T, class Update>
 MOCCUDA_HD T atomic_update(T *p, Update update)
 {
-    T old;
-    __atomic_load(p, &old, __ATOMIC_RELAXED);
-    T next = update(old);
-    while (!__atomic_compare_exchange(p, &old, &next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        next = update(old); /* old now holds the value another thread wrote */
-    return old;
+    return atomic_update_ordered(p, __ATOMIC_RELAXED, update);
 }
 
 }  // namespace detail
@@ -144,19 +153,6 @@ MOCCUDA_SCOPED(unsigned int, atomicDec, (unsigned int *p, unsigned int limit), (
 
 namespace moccuda {
 namespace detail {
-/* A compare-and-swap loop like atomic_update, in memory order `order` (the failure order is
- * relaxed or acquire: release orders are not allowed there). */
-template <class T, class Update>
-MOCCUDA_HD T atomic_update_ordered(T *p, int order, Update update)
-{
-    int failure = (order == __ATOMIC_RELAXED || order == __ATOMIC_RELEASE) ? __ATOMIC_RELAXED : __ATOMIC_ACQUIRE;
-    T old;
-    __atomic_load(p, &old, failure);
-    T next = update(old);
-    while (!__atomic_compare_exchange(p, &old, &next, true, order, failure))
-        next = update(old);
-    return old;
-}
 template <class T>
 constexpr bool atomic_integer = std::is_integral<T>::value || std::is_pointer<T>::value;
 }  // namespace detail

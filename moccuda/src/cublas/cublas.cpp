@@ -300,8 +300,11 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
 
 // ---- levels 1 and 2 ----
 
-cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
-                              const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy)
+// y = alpha op(A) x + beta y with CBLAS's ?gemv (`cblas_gemv`), after cuBLAS's argument checks.
+extern "C++" {  // a template, inside the extern "C" block of the API
+template <typename T, typename CblasGemv>
+static cublasStatus_t gemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const T *alpha, const T *A,
+                           int lda, const T *x, int incx, const T *beta, T *y, int incy, CblasGemv cblas_gemv)
 {
     if (handle == nullptr)
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -311,24 +314,22 @@ cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, in
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
     enter(handle);
-    scipy_cblas_sgemv(col_major, cblas_op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
+    cblas_gemv(col_major, cblas_op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
     return CUBLAS_STATUS_SUCCESS;
+}
+}
+
+cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
+                              const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy)
+{
+    return gemv(handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, scipy_cblas_sgemv);
 }
 
 cublasStatus_t cublasDgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
                               const double *A, int lda, const double *x, int incx, const double *beta, double *y,
                               int incy)
 {
-    if (handle == nullptr)
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!valid_op(trans) || m < 0 || n < 0 || lda < std::max(1, m) || incx == 0 || incy == 0 || alpha == nullptr ||
-        beta == nullptr)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    enter(handle);
-    scipy_cblas_dgemv(col_major, cblas_op(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
+    return gemv(handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, scipy_cblas_dgemv);
 }
 
 cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y,
