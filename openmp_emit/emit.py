@@ -2,7 +2,8 @@
 
 Requires: every kernel is in parallel-loop form with no barrier left (``barrier-split`` and
 friends ran).  A kernel ``k(args)`` becomes ``void k(moccuda::LaunchConfig launch, args)``: it
-validates the launch with MocCUDA, then runs an OpenMP parallel loop over the grid's blocks, each
+records itself instead of running while its stream is being captured into a graph, validates the
+launch with MocCUDA, then runs an OpenMP parallel loop over the grid's blocks, each
 holding its ``__shared__`` arrays, around serial loops over the block's threads.
 
 Before::
@@ -16,6 +17,7 @@ After::
 
     void add(moccuda::LaunchConfig launch, float *a, int n)
     {
+        if (moccuda::launch_captured(launch, [=] { add(moccuda::replayed(launch), a, n); })) return;
         if (!moccuda::launch_begin(launch)) return;
         const dim3 gridDim = launch.grid;
         const dim3 blockDim = launch.block;
@@ -412,6 +414,7 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.indent += 1
         for check in checks:
             printer.emit(check)
+        printer.emit(capture_check(kernel))
     for local_type in kernel.local_types:
         printer.emit(local_type.text)
     printer.emit("if (!moccuda::launch_begin(launch)) return;")
@@ -430,11 +433,22 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.indent += 1
         for check in checks:
             printer.emit(check)
+        printer.emit(capture_check(kernel))
         printer.emit("#pragma omp parallel")
         printer.emit(f"{team_function_name(kernel.name)}{kernel.template_args}({args});")
         printer.indent -= 1
         printer.emit("}")
     return _fix_pragmas(printer.text())
+
+
+def capture_check(kernel: ir.Kernel) -> str:
+    """The kernel's first statement after its launch checks: a launch into a stream under capture
+    (``cudaStreamBeginCapture``) records a call of the kernel itself with the same arguments,
+    which each launch of the captured graph runs (``moccuda::launch_captured``), and returns."""
+    passed = [p.name + ("..." if p.type.rstrip().endswith("...") else "") for p in kernel.params]  # packs expanded
+    args = ", ".join(["moccuda::replayed(launch)"] + passed)
+    name = kernel.name + (kernel.specialization or kernel.template_args)
+    return f"if (moccuda::launch_captured(launch, [=] {{ {name}({args}); }})) return;"
 
 
 def assumption_checks(kernel: ir.Kernel, assumed_block, assumed_distinct) -> list[str]:

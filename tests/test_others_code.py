@@ -455,3 +455,11 @@ def test_inline_device_function_in_a_header_of_two_files(tmp_path):
     assert built.returncode == 0, built.stderr
     run = subprocess.run([tmp_path / "two"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Streams", "stream capture (cudaStreamBeginCapture/EndCapture/IsCapturing) of copies, fills, kernels, host "
+        "functions and a second stream forked and joined by events", "cudaGraphInstantiate (CUDA 12 and CUDA 11 "
+        "signatures), cudaGraphLaunch replaying the captured work", "graphs built node by node (memset, 1D memcpy, "
+        "host, child graph and empty nodes; cudaGraphAddDependencies; a cycle refused)")
+def test_graphs_capture_and_replay(tmp_path):
+    _passes(tmp_path, "graph_capture.cu")

@@ -134,6 +134,33 @@ inline bool launch_begin(const LaunchConfig &launch, const void *kernel = nullpt
     return moccuda_launch_check(launch.grid, launch.block, launch.shared_bytes, launch.stream, kernel) == cudaSuccess;
 }
 
+/* Called next by every translated kernel: a launch into a stream under capture
+ * (cudaStreamBeginCapture) is recorded in the capture's graph instead of run, its configuration
+ * checked now as CUDA checks it at the launch.  `relaunch` calls the kernel again with the
+ * launch's arguments (copied now) and the configuration `replayed` gives; it runs at each launch
+ * of a graph made from the capture.  True when the launch was recorded (or refused): the kernel
+ * returns at once. */
+template <class Relaunch>
+inline bool launch_captured(const LaunchConfig &launch, const Relaunch &relaunch)
+{
+    if (!moccuda_stream_capturing(launch.stream))
+        return false;
+    if (moccuda_launch_check(launch.grid, launch.block, launch.shared_bytes, launch.stream, nullptr) != cudaSuccess)
+        return true;
+    moccuda_capture_launch(
+        launch.stream, [](void *closure) { (*static_cast<Relaunch *>(closure))(); }, new Relaunch(relaunch),
+        [](void *closure) { delete static_cast<Relaunch *>(closure); });
+    return true;
+}
+
+/* The configuration a recorded launch runs with when its graph is launched: on no stream of its
+ * own, since the graph's steps already run in the order of the stream the graph is launched to. */
+inline LaunchConfig replayed(LaunchConfig launch)
+{
+    launch.stream = cudaStreamPerThread;
+    return launch;
+}
+
 /* cuda2cpu translates a kernel for the block size that all its launches in its own file give
  * (x, y, z; 0 where they do not agree on a constant): its barrier analyses may rest on it.  A
  * kernel that other files can launch (external linkage) checks it first: a launch from elsewhere

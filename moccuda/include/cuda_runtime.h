@@ -214,6 +214,18 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *b
     return cudaSuccess;
 }
 
+/* CUDA 11's cudaGraphInstantiate, which CUDA 12 programs still write: no node fails to
+ * instantiate here but for a cycle, which the error node and log do not describe. */
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, cudaGraphNode_t *error_node,
+                                        char *log, size_t log_size)
+{
+    if (error_node != 0)
+        *error_node = 0;
+    if (log != 0 && log_size > 0)
+        log[0] = '\0';
+    return cudaGraphInstantiate(exec, graph, 0ull);
+}
+
 /* CUDA 12's forms of the managed-memory prefetch and advice, which name a device by its id
  * (cudaCpuDeviceId for the host): the location forms of cuda_runtime_api.h do the work. */
 inline cudaMemLocation moccuda_location_of_device(int device)

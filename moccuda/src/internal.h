@@ -38,6 +38,27 @@ cudaError_t wait_for_stream(cudaStream_t stream);
 // stream, runs it now on the calling thread after wait_for_stream.
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work);
 
+// Stream capture (graphs.cpp).  Whether `stream` is being captured into a graph now.
+bool capturing(cudaStream_t stream);
+
+// Records `work` in the graph that `stream` is being captured into, after the stream's captured
+// work so far (the caller checked that it is capturing and checked the work's arguments).
+cudaError_t capture(cudaStream_t stream, cudaGraphNodeType type, std::function<void()> work);
+
+// An event recorded into a capture marks the stream's captured work so far; a stream that waits
+// on it joins the capture, after that work.  Each returns false when capture is not involved
+// (neither the stream nor, for a wait, the event's last record), and the caller goes on as usual.
+bool capture_event_record(cudaEvent_t event, cudaStream_t stream);
+bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, cudaError_t *status);
+
+// A stream or event destroyed: whatever capture state it had is dropped.
+void forget_captured_stream(cudaStream_t stream);
+void forget_captured_event(cudaEvent_t event);
+
+// Ends the capture of `stream` as invalid (an operation a capture cannot hold was issued to it):
+// cudaStreamEndCapture then fails with cudaErrorStreamCaptureInvalidated, as in CUDA.
+void invalidate_capture(cudaStream_t stream);
+
 // The storage behind `symbol`: for the host shadow of a __device__/__constant__ variable that an
 // nvcc-built program registered, the kernel library's variable (else the shadow), with its size
 // in *bytes; any other address is its own storage (bytes untouched).

@@ -139,8 +139,21 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
     return moccuda::runtime::allocate(ptr, size, Kind::managed, flags);
 }
 
+// Stream-ordered allocation inside a stream capture (CUDA's memory-allocation nodes) is not
+// supported: the call fails and invalidates the capture.
+static bool refuse_in_capture(cudaStream_t stream)
+{
+    if (!moccuda::runtime::capturing(stream))
+        return false;
+    moccuda::runtime::invalidate_capture(stream);
+    fail(cudaErrorStreamCaptureUnsupported);
+    return true;
+}
+
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
 {
+    if (refuse_in_capture(stream))
+        return cudaErrorStreamCaptureUnsupported;
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMalloc(ptr, size);
@@ -170,6 +183,8 @@ cudaError_t cudaFree(void *ptr)
 
 cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream)
 {
+    if (refuse_in_capture(stream))
+        return cudaErrorStreamCaptureUnsupported;
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaFree(ptr);
@@ -453,6 +468,13 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream)) {  // recorded in the graph, checked now
+        if (!moccuda::runtime::valid_kind(kind))
+            return fail(cudaErrorInvalidMemcpyDirection);
+        if (count > 0 && (dst == nullptr || src == nullptr))
+            return fail(cudaErrorInvalidValue);
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemcpy, [=] { memmove(dst, src, count); });
+    }
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemcpy(dst, src, count, kind);
@@ -486,6 +508,10 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dst_pitch, const void *src, size_t sr
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dst_pitch, const void *src, size_t src_pitch, size_t width,
                               size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream))  // cudaMemcpy2D waits for no stream
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemcpy, [=] {
+            cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind);
+        });
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind);
@@ -505,6 +531,11 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream)) {  // recorded in the graph, checked now
+        if (count > 0 && ptr == nullptr)
+            return fail(cudaErrorInvalidValue);
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemset, [=] { memset(ptr, value, count); });
+    }
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemset(ptr, value, count);
@@ -525,6 +556,9 @@ cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_
 
 cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream))
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemset,
+                                         [=] { cudaMemset2D(ptr, pitch, value, width, height); });
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemset2D(ptr, pitch, value, width, height);
@@ -572,6 +606,9 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     cudaMemcpyKind kind, cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream))  // the symbol copy waits for no stream
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemcpy,
+                                         [=] { cudaMemcpyToSymbol(symbol, src, count, offset, kind); });
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
@@ -580,6 +617,9 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       cudaMemcpyKind kind, cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream))
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemcpy,
+                                         [=] { cudaMemcpyFromSymbol(dst, symbol, count, offset, kind); });
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);

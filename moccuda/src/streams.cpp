@@ -159,7 +159,9 @@ cudaError_t wait_for_stream(cudaStream_t stream)
 {
     if (!valid_stream(stream))
         return fail(cudaErrorInvalidResourceHandle);
-    if (is_legacy_stream(stream)) {
+    if (capturing(stream)) {
+        // Work issued to it now is recorded, not run: there is nothing for it to wait for.
+    } else if (is_legacy_stream(stream)) {
         for (CUstream_st *blocking : snapshot(true))
             blocking->drain();
     } else if (stream != cudaStreamPerThread) {
@@ -172,6 +174,8 @@ cudaError_t enqueue(cudaStream_t stream, std::function<void()> work)
 {
     if (!valid_stream(stream))
         return fail(cudaErrorInvalidResourceHandle);
+    if (capturing(stream))
+        return capture(stream, cudaGraphNodeTypeHost, std::move(work));
     if (is_default_stream(stream)) {
         wait_for_stream(stream);
         work();
@@ -244,17 +248,32 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
         if (streams.erase(stream) == 0)  // also refuses the default streams
             return fail(cudaErrorInvalidResourceHandle);
     }
+    forget_captured_stream(stream);
     delete stream;
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t stream) { return moccuda::runtime::wait_for_stream(stream); }
+// Waiting for a stream under capture is not allowed (its work has not run, and will not until the
+// graph is launched): as CUDA, the call fails and the capture is invalidated.
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    using namespace moccuda::runtime;
+    if (capturing(stream)) {
+        invalidate_capture(stream);
+        return fail(cudaErrorStreamCaptureUnsupported);
+    }
+    return wait_for_stream(stream);
+}
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     using namespace moccuda::runtime;
     if (!valid_stream(stream))
         return fail(cudaErrorInvalidResourceHandle);
+    if (capturing(stream)) {
+        invalidate_capture(stream);
+        return fail(cudaErrorStreamCaptureUnsupported);
+    }
     if (is_default_stream(stream))
         return cudaSuccess;  // its work ran when it was issued
     return stream->idle() ? cudaSuccess : cudaErrorNotReady;  // not an error: not recorded
@@ -273,6 +292,9 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
             return fail(cudaErrorInvalidValue);
         state = event->state;
     }
+    cudaError_t captured;
+    if (capture_event_wait(stream, event, &captured))
+        return captured;
     unsigned long long target;
     {
         std::lock_guard<std::mutex> guard(event_mutex);
@@ -422,6 +444,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
             return fail(cudaErrorInvalidResourceHandle);
         state = event->state;
     }
+    if (capture_event_record(event, stream))
+        return cudaSuccess;
     unsigned long long mark;
     {
         std::lock_guard<std::mutex> guard(event_mutex);
@@ -502,6 +526,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
     std::lock_guard<std::mutex> guard(mutex);
     if (events.erase(event) == 0)
         return fail(cudaErrorInvalidResourceHandle);
+    forget_captured_event(event);
     delete event;  // pending markers and waits hold the state
     return cudaSuccess;
 }

@@ -200,6 +200,10 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p)
 
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *parms, cudaStream_t stream)
 {
+    if (parms != nullptr && moccuda::runtime::capturing(stream)) {  // cudaMemcpy3D waits for no stream
+        cudaMemcpy3DParms copy = *parms;
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemcpy, [copy] { cudaMemcpy3D(&copy); });
+    }
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemcpy3D(parms);
@@ -305,6 +309,10 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_
                                      size_t src_pitch, size_t width, size_t height, cudaMemcpyKind kind,
                                      cudaStream_t stream)
 {
+    if (moccuda::runtime::capturing(stream))
+        return moccuda::runtime::capture(stream, cudaGraphNodeTypeMemcpy, [=] {
+            cudaMemcpy2DToArray(dst, w_offset, h_offset, src, src_pitch, width, height, kind);
+        });
     if (moccuda::runtime::wait_for_stream(stream) != cudaSuccess)  // runs now, in the stream's order
         return cudaErrorInvalidResourceHandle;
     return cudaMemcpy2DToArray(dst, w_offset, h_offset, src, src_pitch, width, height, kind);

@@ -14,6 +14,7 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
 {
     moccuda::check_assumed_block(launch, 16u, 16u, 1u, "dynamic_shared_2d.cu:4:17", "transpose_tile");
     moccuda::check_distinct_allocations(in, out, "dynamic_shared_2d.cu:4:17", "transpose_tile", "in", "out");
+    if (moccuda::launch_captured(launch, [=] { transpose_tile(moccuda::replayed(launch), in, out, width); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;

@@ -14,6 +14,7 @@
 void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
 {
     moccuda::check_assumed_block(launch, 128u, 1u, 1u, "reverse_shared.cu:5:17", "reverse_blocks");
+    if (moccuda::launch_captured(launch, [=] { reverse_blocks(moccuda::replayed(launch), data, n); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;

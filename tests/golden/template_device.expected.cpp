@@ -24,6 +24,7 @@ template <typename T>
 void scale(moccuda::LaunchConfig launch, T *x, T factor, int n)
 {
     moccuda::check_assumed_block(launch, 128u, 1u, 1u, "template_device.cu:15:17", "scale");
+    if (moccuda::launch_captured(launch, [=] { scale<T>(moccuda::replayed(launch), x, factor, n); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;
@@ -53,6 +54,7 @@ void scale(moccuda::LaunchConfig launch, T *x, T factor, int n)
 void doubled(moccuda::LaunchConfig launch, float *x)
 {
     moccuda::check_assumed_block(launch, 32u, 1u, 1u, "template_device.cu:23:17", "doubled");
+    if (moccuda::launch_captured(launch, [=] { doubled(moccuda::replayed(launch), x); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;

@@ -16,6 +16,7 @@ void vecadd(moccuda::LaunchConfig launch, const float *a, const float *b, float 
     moccuda::check_distinct_allocations(a, b, "vecadd.cu:4:17", "vecadd", "a", "b");
     moccuda::check_distinct_allocations(a, c, "vecadd.cu:4:17", "vecadd", "a", "c");
     moccuda::check_distinct_allocations(b, c, "vecadd.cu:4:17", "vecadd", "b", "c");
+    if (moccuda::launch_captured(launch, [=] { vecadd(moccuda::replayed(launch), a, b, c, n); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;

@@ -15,6 +15,7 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
 {
     moccuda::check_assumed_block(launch, 64u, 1u, 1u, "warp_loop.cu:5:17", "row_sums");
     moccuda::check_distinct_allocations(m, out, "warp_loop.cu:5:17", "row_sums", "m", "out");
+    if (moccuda::launch_captured(launch, [=] { row_sums(moccuda::replayed(launch), m, rows, out); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;

@@ -15,6 +15,7 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
 {
     moccuda::check_assumed_block(launch, 128u, 1u, 1u, "warp_reduce.cu:5:17", "block_sum");
     moccuda::check_distinct_allocations(in, out, "warp_reduce.cu:5:17", "block_sum", "in", "out");
+    if (moccuda::launch_captured(launch, [=] { block_sum(moccuda::replayed(launch), in, out); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
     const dim3 blockDim = launch.block;
