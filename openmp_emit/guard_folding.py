@@ -220,7 +220,7 @@ class _Folder:
         if found is None or not found[2]:
             return None
         dim, first, _ = found
-        return ir.ThreadBound(dim, first, limit, inclusive=(op == "<="))
+        return ir.ThreadBound(dim, first, self.expanded(limit), inclusive=(op == "<="))
 
     def first_thread_only(self, term: ir.Binary) -> ir.ThreadBound | None:
         """``tid == 0`` where ``tid`` is the thread index itself: the threads through index 0."""
@@ -254,12 +254,22 @@ class _Folder:
             found = self.first(e.lhs)
             if found is not None and self.invariant(e.rhs):
                 exact = found[2] and e.op == "+" and self.nonnegative(e.rhs)
-                return found[0], _plus(e, found[1], e.rhs), exact
+                return found[0], _plus(e, found[1], self.expanded(e.rhs)), exact
             if e.op == "+" and self.invariant(e.lhs):
                 found = self.first(e.rhs)
                 if found is not None:
-                    return found[0], _plus(e, e.lhs, found[1]), found[2] and self.nonnegative(e.lhs)
+                    return found[0], _plus(e, self.expanded(e.lhs), found[1]), found[2] and self.nonnegative(e.lhs)
         return None
+
+    def expanded(self, e: ir.Expr) -> ir.Expr:
+        """``e`` with the prefix's declarations replaced by their values (converted to their
+        types): the bound is computed before the loop, where they are not declared."""
+        def value(n: ir.Node) -> ir.Node:
+            if not (isinstance(n, ir.Name) and n.sym in self.prefix):
+                return n
+            decl = self.prefix[n.sym]
+            return ir.Cast(_arithmetic_type(decl.type), self.expanded(decl.init), loc=n.loc)
+        return ir.transform(e, value)
 
     @staticmethod
     def _converted(type_: str, found: tuple[str, ir.Expr, bool], wrap) -> tuple[str, ir.Expr, bool] | None:
@@ -292,7 +302,11 @@ class _Folder:
         """``e`` has the same value for every thread of the block when the loop starts."""
         for n in e.walk():
             if isinstance(n, ir.Name):
-                if n.sym in self.varying or n.sym in self.prefix or not n.sym:
+                if n.sym in self.prefix:  # (int bid = blockIdx.x + gridDim.x * blockIdx.y) * blockDim.x
+                    decl = self.prefix[n.sym]
+                    if _arithmetic_type(decl.type) is None or not self.invariant(decl.init):
+                        return False
+                elif n.sym in self.varying or not n.sym:
                     return False
             elif isinstance(n, ir.Builtin):
                 if n.var == "threadIdx":
@@ -307,6 +321,13 @@ class _Folder:
                                     ir.Index, ir.BuiltinVector)):
                 return False
         return True
+
+
+def _arithmetic_type(type_: str) -> str | None:
+    """``type_`` without ``const`` where it is an integer or floating type (a value converted to
+    it by a cast is the value a declaration of it holds), else None."""
+    plain = " ".join(w for w in type_.split() if w != "const")
+    return plain if integer_kind(plain) is not None or plain in ("float", "double") else None
 
 
 def _plus(e: ir.Binary, lhs: ir.Expr, rhs: ir.Expr) -> ir.Expr:

@@ -34,6 +34,8 @@ def test_foldable_guards_fold_and_the_others_stay():
         "two_loads": ["full-block x", "full-block x"],
         "constant_stride": ["full-block x", "full-block x"],
         "first_thread": ["x"],
+        # the index through a block-uniform local: its value goes into the bound
+        "block_start_local": ["x"],
         # tid - 1 wraps at tid == 0 in unsigned arithmetic: the threads passing are not a prefix.
         "unsigned_minus": [],
     }

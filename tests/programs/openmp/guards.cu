@@ -83,6 +83,13 @@ __global__ void first_thread(int *out)               // threadIdx.x == 0: a loop
     if (threadIdx.x == 0) out[blockIdx.x] = blockIdx.x + 1;
 }
 
+__global__ void block_start_local(int *out, int n)  // the block's first index in a local: int i = start + tid
+{
+    const int start = blockIdx.x * blockDim.x;
+    const int i = start + threadIdx.x;
+    if (i < n) out[i] = 4 * i + 1;
+}
+
 int main()
 {
     const int n = 1000, block = 96, grid = (n + block - 1) / block, total = grid * block;
@@ -176,6 +183,10 @@ int main()
     first_thread<<<grid, block>>>(d);
     for (int b = 0; b < grid; ++b) expect[b] = b + 1;
     check("first_thread");
+    reset();
+    block_start_local<<<grid, block>>>(d, n);
+    for (int i = 0; i < n; ++i) expect[i] = 4 * i + 1;
+    check("block_start_local");
     cudaFree(input);
 
     cudaFree(limits);
