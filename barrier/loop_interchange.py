@@ -385,6 +385,46 @@ def _rewrite_names(node: ir.Node, fn) -> ir.Node:
     return ir.map_children(node, lambda c: _rewrite_names(c, fn))
 
 
+def movable_loop(loop: ir.ThreadLoop, facts, kernel: ir.Kernel
+                 ) -> tuple[tuple[ir.Stmt, ...], Candidate, tuple[ir.Stmt, ...], ir.If | None] | None:
+    """The first loop of ``loop``'s body this pass moves, as (the statements before it, the
+    candidate, the statements after it, the guard around it or None); None when there is none.
+    The threads' independence is judged apart (:func:`threads_independent`)."""
+    stmts = loop.body.stmts
+    for i in range(len(stmts)):
+        cand = _candidate(stmts[i], stmts[:i], stmts[i + 1:], facts)
+        if cand is not None:
+            return stmts[:i], cand, stmts[i + 1:], None
+    # kmeans' shape: the loop inside the bounds guard ``if (p < n) { ...; for ...; ... }``.
+    # The guard goes into each piece; it reads only what nothing assigns, so each thread
+    # passes it in every piece or in none.
+    for k, guard in enumerate(stmts):
+        if not (isinstance(guard, ir.If) and guard.otherwise is None
+                and _repeatable_guard(guard.cond, kernel, facts)):
+            continue
+        inner = ir.as_block(guard.then).stmts
+        for i in range(len(inner)):
+            cand = _candidate(inner[i], stmts[:k] + inner[:i], inner[i + 1:] + stmts[k + 1:], facts,
+                              guarded=True)
+            if cand is None:
+                continue
+            before = stmts[:k] + ((replace(guard, then=ir.Block(inner[:i], loc=guard.then.loc)),)
+                                  if inner[:i] else ())
+            after = ((replace(guard, then=ir.Block(inner[i + 1:], loc=inner[i + 1].loc)),)
+                     if inner[i + 1:] else ()) + stmts[k + 1:]
+            return before, cand, after, guard
+    return None
+
+
+def loop_to_move(loop: ir.ThreadLoop, facts, kernel: ir.Kernel, ctx: PassContext) -> ir.For | None:
+    """The loop this pass would move first out of ``loop`` (a thread loop of ``kernel``), or
+    None: for a pass that prepares its work (``inline-for-interchange``)."""
+    found = movable_loop(replace(loop, body=_counters_declared_in_loops(loop.body)), facts, kernel)
+    if found is None or not threads_independent(loop, ctx):
+        return None
+    return found[1].loop
+
+
 @register
 @dataclass(frozen=True)
 class LoopInterchange:
@@ -416,30 +456,11 @@ class LoopInterchange:
 
     def interchange(self, loop: ir.ThreadLoop, facts, kernel, ctx) -> list[ir.Stmt] | None:
         loop = replace(loop, body=_counters_declared_in_loops(loop.body))
-        stmts = loop.body.stmts
-        for i in range(len(stmts)):
-            cand = _candidate(stmts[i], stmts[:i], stmts[i + 1:], facts)
-            if cand is not None:
-                return self._split(loop, stmts[:i], cand, stmts[i + 1:], None, facts, kernel, ctx)
-        # kmeans' shape: the loop inside the bounds guard ``if (p < n) { ...; for ...; ... }``.
-        # The guard goes into each piece; it reads only what nothing assigns, so each thread
-        # passes it in every piece or in none.
-        for k, guard in enumerate(stmts):
-            if not (isinstance(guard, ir.If) and guard.otherwise is None
-                    and _repeatable_guard(guard.cond, kernel, facts)):
-                continue
-            inner = ir.as_block(guard.then).stmts
-            for i in range(len(inner)):
-                cand = _candidate(inner[i], stmts[:k] + inner[:i], inner[i + 1:] + stmts[k + 1:], facts,
-                                  guarded=True)
-                if cand is None:
-                    continue
-                before = stmts[:k] + ((replace(guard, then=ir.Block(inner[:i], loc=guard.then.loc)),)
-                                      if inner[:i] else ())
-                after = ((replace(guard, then=ir.Block(inner[i + 1:], loc=inner[i + 1].loc)),)
-                         if inner[i + 1:] else ()) + stmts[k + 1:]
-                return self._split(loop, before, cand, after, guard, facts, kernel, ctx)
-        return None
+        found = movable_loop(loop, facts, kernel)
+        if found is None:
+            return None
+        before, cand, after, guard = found
+        return self._split(loop, before, cand, after, guard, facts, kernel, ctx)
 
     def _split(self, loop: ir.ThreadLoop, before: tuple[ir.Stmt, ...], cand: Candidate,
                after: tuple[ir.Stmt, ...], guard: ir.If | None, facts, kernel, ctx) -> list[ir.Stmt]:

@@ -34,6 +34,9 @@ def _explain_text(explain: dict) -> str:
         for h in k["hoisted"]:
             when = ", computed by the first thread of each block that needs it" if h.get("on_first_use") else ""
             lines.append(f"  hoisted to {h['to']} level from line {h['line']}{when}: {h['text']}")
+        for m in k.get("inlined", []):
+            lines.append(f"  call of {m['function']} at line {m['line']} inlined: the loop at line {m['loop_line']} "
+                         "moves outside the thread loop")
         for m in k.get("interchanged", []):
             indices = ", ".join(m["closed_form"])
             closed = f" (running indices in closed form: {indices})" if indices else ""

@@ -29,6 +29,7 @@ PIPELINE_ORDER = (
     "store-forward",
     "parallel-licm",
     "grid-sync",
+    "inline-for-interchange",
     "loop-interchange",
     "barrier-interchange",
     "min-cut",

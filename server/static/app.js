@@ -168,6 +168,7 @@ function showExplain(explain) {
       if (what) item(ul, "kept", "values across the barrier at ", lineLink(kv.barrier_line), `: ${what}`);
     }
     for (const hst of k.hoisted || []) item(ul, "hoisted", `hoisted to ${hst.to} level from `, lineLink(hst.line), `: ${hst.text}`);
+    for (const c of k.inlined || []) item(ul, "moved", `call of ${c.function} at `, lineLink(c.line), " inlined: its loop moves outside the thread loop");
     for (const m of k.interchanged || []) item(ul, "moved", "loop at ", lineLink(m.line), " moved outside the thread loop");
     for (const p of k.prefetched || []) item(ul, "prefetched", `next block's reads of ${p.pointer} at `, lineLink(p.line), " prefetched");
     if (!ul.children.length) item(ul, "none", "no barriers: one parallel loop over blocks and threads");
