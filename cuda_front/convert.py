@@ -269,6 +269,9 @@ class Converter:
         if kind.is_expression() or kind == K.UNEXPOSED_EXPR:
             if _is_barrier_call(cursor):
                 return [ir.Barrier(loc=loc)]
+            barrier_wait = warp_front.barrier_wait_statement(cursor)
+            if barrier_wait is not None:
+                return [barrier_wait]
             group_sync = warp_front.group_sync_statement(self, cursor)
             if group_sync is not None:
                 return [group_sync]
@@ -322,8 +325,9 @@ class Converter:
         sym = symbol_id(cursor)
         kind = "shared" if storage.startswith("shared") else "local"
         canonical = cursor.type.get_canonical().spelling
-        if canonical.startswith("cooperative_groups::") and "::" not in type_spelling:
-            # `auto tile = cg::tiled_partition<16>(...)`: the deduced type, spelled unqualified
+        if canonical.startswith(("cooperative_groups::", "cuda::")) and "::" not in type_spelling:
+            # `auto tile = cg::tiled_partition<16>(...)`, `auto token = bar.arrive()` (a
+            # cuda::barrier's): the deduced type, spelled unqualified
             type_spelling = canonical
         if type_spelling.startswith("auto") and init is None:
             raise unsupported(loc, "an 'auto' declaration without an initializer")

@@ -101,6 +101,9 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
     args = list(cursor.get_arguments())
     if name in WARP_INTRINSICS and _from_runtime(ref):
         return _intrinsic(conv, cursor, name, args, loc)
+    barrier_call = _barrier_call(conv, cursor, name, args, loc)
+    if barrier_call is not None:
+        return barrier_call
     if name in BLOCK_COLLECTIVES and _from_runtime(ref):
         if len(args) != 1:
             raise unsupported(loc, f"{name} with {len(args)} arguments")
@@ -124,6 +127,104 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
     if ref is None and name in ("reduce", "sync") and args and _group_type(args[0]).startswith(CG):
         return _free_function(conv, cursor, name, args, loc)  # in a template, on a group
     return None
+
+
+#: libcu++'s ``cuda::barrier<Scope[, Completion]>``, as clang spells its canonical type.
+CUDA_BARRIER = re.compile(r"cuda::barrier<\s*(.*?)\s*>")
+#: Its members that wait: each is the block barrier (``__syncthreads()``) when the barrier expects
+#: every thread of the block.
+BARRIER_WAITS = ("arrive_and_wait", "wait")
+
+
+def barrier_method(cursor: ci.Cursor) -> tuple[str, ci.Cursor] | None:
+    """The member and the object of a call of a ``cuda::barrier`` member (``bar.arrive()``), or
+    None for any other expression.  A located error for what cuda2cpu cannot lower: a barrier
+    of another scope than the block, one with a completion function, ``arrive_and_drop``, an
+    arrival that counts more than one."""
+    call = cursor
+    while call.kind == K.UNEXPOSED_EXPR and len(list(call.get_children())) == 1:
+        call = list(call.get_children())[0]
+    if call.kind != K.CALL_EXPR:
+        return None
+    callee = next(iter(call.get_children()), None)
+    while callee is not None and callee.kind == K.UNEXPOSED_EXPR and len(list(callee.get_children())) == 1:
+        callee = list(callee.get_children())[0]
+    if callee is None or callee.kind != K.MEMBER_REF_EXPR:
+        return None
+    objects = [c for c in callee.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+    if len(objects) != 1:
+        return None
+    barrier_type = _plain(objects[0].type.get_canonical())
+    match = CUDA_BARRIER.fullmatch(barrier_type)
+    if match is None:
+        return None
+    loc = location(call)
+    check_block_barrier(barrier_type, loc)
+    method = callee.spelling
+    if method == "arrive_and_drop":
+        raise unsupported(loc, "cuda::barrier::arrive_and_drop() (it changes how many threads the barrier expects: "
+                               "cuda2cpu supports barriers that expect every thread of the block)")
+    args = list(call.get_arguments())
+    if method == "arrive" and args and _constant_value(args[0]) != 1:
+        raise unsupported(loc, "cuda::barrier::arrive(n) with n other than 1 (cuda2cpu supports barriers at which "
+                               "every thread of the block arrives once)")
+    return method, objects[0]
+
+
+def check_block_barrier(barrier_type: str, loc) -> None:
+    """A located error unless ``barrier_type`` is ``cuda::barrier<cuda::thread_scope_block>``."""
+    scope = CUDA_BARRIER.fullmatch(barrier_type).group(1)
+    if scope != "cuda::thread_scope_block":
+        raise unsupported(loc, f"{barrier_type}: cuda2cpu supports cuda::barrier<cuda::thread_scope_block> without a "
+                               "completion function, expecting every thread of the block (it is __syncthreads()); "
+                               "use that, or __syncthreads()")
+
+
+def _constant_value(cursor: ci.Cursor) -> int | None:
+    """The integer a literal argument (possibly converted) spells, else None."""
+    while cursor.kind == K.UNEXPOSED_EXPR and len(list(cursor.get_children())) == 1:
+        cursor = list(cursor.get_children())[0]
+    if cursor.kind != K.INTEGER_LITERAL:
+        return None
+    text = tokens_text(cursor).rstrip("uUlL")
+    try:
+        return int(text, 0)
+    except ValueError:
+        return None
+
+
+def barrier_wait_statement(cursor: ci.Cursor) -> ir.Stmt | None:
+    """``bar.arrive_and_wait();`` or ``bar.wait(token);`` on a block-scoped ``cuda::barrier``: the
+    block barrier, as ``__syncthreads()`` (the arrival is part of it).  None for any other
+    statement."""
+    found = barrier_method(cursor)
+    if found is None or found[0] not in BARRIER_WAITS:
+        return None
+    return ir.Barrier(loc=location(cursor))
+
+
+def _barrier_call(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
+    """A call of a ``cuda::barrier`` member or of ``init`` in an expression: ``init(&bar, n)``
+    checks at run time that ``n`` is the block's thread count (``moccuda::init_block_barrier``),
+    ``bar.arrive()`` is kept (it only hands out the token); a wait used as a value is a located
+    error.  None when the call is neither."""
+    found = barrier_method(cursor)
+    if found is not None:
+        if found[0] in BARRIER_WAITS:
+            raise unsupported(loc, f"cuda::barrier::{found[0]}() used as a value or in an expression (write it as a "
+                                   "statement of its own: it is the block barrier, as __syncthreads())")
+        return None
+    if name != "init" or len(args) not in (2, 3):
+        return None
+    barrier_type = _plain(args[0].type.get_canonical()).rstrip("*").strip()
+    if CUDA_BARRIER.fullmatch(barrier_type) is None:
+        return None
+    check_block_barrier(barrier_type, loc)
+    if len(args) == 3:
+        raise unsupported(loc, "init(&bar, n, completion): a cuda::barrier with a completion function")
+    where = ir.Literal('"' + str(loc).replace("\\", "\\\\").replace('"', '\\"') + '"', loc=loc)
+    return ir.Call("moccuda::init_block_barrier", (conv.expr(args[0]), conv.expr(args[1]),
+                                                   ir.BuiltinVector("blockDim", loc=loc), where), loc=loc)
 
 
 def _dependent_callee(children: list[ci.Cursor]) -> str:

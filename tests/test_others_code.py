@@ -463,3 +463,52 @@ def test_inline_device_function_in_a_header_of_two_files(tmp_path):
         "host, child graph and empty nodes; cudaGraphAddDependencies; a cycle refused)")
 def test_graphs_capture_and_replay(tmp_path):
     _passes(tmp_path, "graph_capture.cu")
+
+
+@covers("Kernels and memory", "cuda::barrier<cuda::thread_scope_block> expecting every thread of the block: init, "
+        "arrive_and_wait, arrive/wait with a token (also in a __device__ function), as __syncthreads()")
+def test_block_scoped_cuda_barrier(tmp_path):
+    _passes(tmp_path, "block_barrier.cu")
+
+
+BARRIER_KERNEL = """#include <cuda/barrier>
+#include <cstdio>
+__global__ void k(int *out)
+{{
+    __shared__ cuda::barrier<cuda::thread_scope_{scope}> bar;
+    __shared__ int s[64];
+    if (threadIdx.x == 0)
+        init(&bar, {count});
+    __syncthreads();
+    s[threadIdx.x] = threadIdx.x;
+    {wait};
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}}
+int main() {{ int *d; cudaMalloc(&d, 64 * sizeof(int)); k<<<1, 64>>>(d); cudaDeviceSynchronize(); printf("PASS\\n"); }}
+"""
+
+
+@covers("Kernels and memory", "cuda::barrier of another scope than the block, or a wait used as a value "
+        "(located errors)", status="not supported")
+@pytest.mark.parametrize("scope, wait, message", [
+    ("device", "bar.arrive_and_wait()", "cuda::barrier<cuda::thread_scope_device>: cuda2cpu supports"),
+    ("block", "(void)(bar.arrive_and_wait(), 0)", "cuda::barrier::arrive_and_wait() used as a value"),
+])
+def test_cuda_barrier_that_is_not_a_block_barrier_is_a_located_error(tmp_path, scope, wait, message):
+    cu = tmp_path / "t.cu"
+    cu.write_text(BARRIER_KERNEL.format(scope=scope, count="blockDim.x", wait=wait))
+    built = run_cli(cu, "-o", tmp_path / "t")
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert f"{cu}:" in built.stderr and message in built.stderr, built.stderr
+
+
+@covers("Kernels and memory", "cuda::barrier initialized to expect fewer threads than the block (stops at run time, "
+        "naming the init)", status="not supported")
+def test_cuda_barrier_expecting_part_of_the_block_stops_the_program(tmp_path):
+    cu = tmp_path / "t.cu"
+    cu.write_text(BARRIER_KERNEL.format(scope="block", count="blockDim.x / 2", wait="bar.arrive_and_wait()"))
+    built = run_cli(cu, "-o", tmp_path / "t")
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([tmp_path / "t"], capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "PASS" not in run.stdout
+    assert f"{cu}:8:9: error: cuda::barrier initialized to expect 32 threads in blocks of 64" in run.stderr, run.stderr

@@ -370,9 +370,13 @@ def _no_synchronization_in_kept_code(function: ci.Cursor) -> None:
     thread's code: a barrier or warp collective there would not wait for the other threads.  A
     located error; non-member ``__device__`` functions that synchronize are inlined into the
     kernels instead."""
-    from cuda_front.warp_front import BLOCK_COLLECTIVES, WARP_INTRINSICS
+    from cuda_front.warp_front import BARRIER_WAITS, BLOCK_COLLECTIVES, WARP_INTRINSICS, barrier_method
 
     for n in function.walk_preorder():
+        if n.kind == K.CALL_EXPR and barrier_method(n) is not None and barrier_method(n)[0] in BARRIER_WAITS:
+            raise unsupported(location(n), f"cuda::barrier::{barrier_method(n)[0]}() in a member function (kept as "
+                                           "written, it runs within one thread's code: make the function a non-member "
+                                           "__device__ function, which cuda2cpu inlines into the kernel)")
         if n.kind == K.CALL_EXPR and (n.spelling in BARRIER_FUNCTIONS or n.spelling in WARP_INTRINSICS
                                       or n.spelling in BLOCK_COLLECTIVES):
             raise unsupported(location(n), f"{n.spelling}() in a member function (kept as written, it runs within "
@@ -392,6 +396,8 @@ def _synchronizes_as_written(function: ci.Cursor) -> bool:
         if n.kind in (K.CALL_EXPR, K.DECL_REF_EXPR, K.PARM_DECL, K.VAR_DECL) and \
                 "cooperative_groups::" in n.type.get_canonical().spelling:
             return True
+        if n.kind in (K.DECL_REF_EXPR, K.PARM_DECL, K.VAR_DECL) and "cuda::barrier<" in n.type.get_canonical().spelling:
+            return True  # a block barrier's waits are barriers
         if n.kind == K.CALL_EXPR and n.referenced is not None and \
                 "cooperative_groups" in (n.referenced.semantic_parent.spelling if n.referenced.semantic_parent else ""):
             return True
