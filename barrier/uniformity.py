@@ -24,7 +24,9 @@ even where ``i`` held ``threadIdx.x`` before), with control dependence (a variab
 a condition that may differ, or in a loop some threads leave early, takes the condition's level),
 loops to a fixpoint (levels only rise, so it ends), through calls (``__device__`` bodies are
 analysed with the arguments' levels; a call it cannot see into is ``UNKNOWN`` and may change the
-variables passed to it), through memory (a per-thread array is one variable; memory shared by
+variables passed to it), through pointers to per-thread variables (``f(&v)`` where ``f`` only
+reads and writes what its parameter points to: ``v`` holds what ``f`` stores there; any other
+``&v`` makes ``v`` undecided), through memory (a per-thread array is one variable; memory shared by
 the block is read by address: a uniform address gives a uniform value, as CUDA's race-freedom
 promises, ``volatile`` global memory excepted), and through atomics (``VARYING``).
 
@@ -46,6 +48,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -140,6 +143,130 @@ def _is_reference(type_: str) -> bool:
     return "&" in type_.replace("&&", "&")
 
 
+#: Types whose values cannot hold a pointer (what a value read from a per-thread variable's
+#: storage may be kept in without the storage's address escaping with it).
+_ARITHMETIC = re.compile(r"^(const\s+)?(volatile\s+)?((un)?signed\s+)?"
+                         r"(bool|char|short|int|long|long\s+long|float|double|half|__half|"
+                         r"(u)?int(8|16|32)_t|unsigned|signed)(\s+int)?$")
+_POINTER_WIDE = ("long", "size_t", "ptr", "64")
+
+
+def _arithmetic(type_: str) -> bool:
+    return bool(_ARITHMETIC.match(type_.strip()))
+
+
+def _paths(node: ir.Node):
+    """Every node below ``node`` with its ancestors, innermost first."""
+    pending = [(node, ())]
+    while pending:
+        n, up = pending.pop()
+        yield n, up
+        pending.extend((c, (n,) + up) for c in n.children())
+
+
+def _pointer_stays_local(fn: ir.DeviceFunction, index: int, bodies: dict[str, ir.DeviceFunction],
+                         visiting: frozenset = frozenset()) -> bool:
+    """Whether ``fn`` only reads and writes the storage its pointer parameter ``index`` points to:
+    the pointer is only dereferenced (``p->f``, ``*p``, ``p[i]``) or passed on to such a parameter,
+    and what is reached through it is only stored to, tested, computed with into a number, or
+    returned as a number, never has its address kept (``&p->f``, a reference, an array member
+    decaying to a pointer that is kept or passed).  Then a caller's ``f(&v)``, ``v`` a per-thread
+    variable, lets no other pointer to ``v`` exist: ``v`` holds what is stored there, and the
+    analysis follows the stores (:meth:`_Interpreter.call`).  Undecided is ``False``."""
+    if index >= len(fn.params) or (fn.name, index) in visiting:
+        return False
+    param = fn.params[index]
+    if param.type.count("*") != 1 or _is_reference(param.type) or _is_array(param.type):
+        return False
+    visiting = visiting | {(fn.name, index)}
+    for n, up in _paths(fn.body):
+        if not (isinstance(n, ir.Name) and n.sym == param.sym):
+            continue
+        parent = up[0] if up else None
+        if isinstance(parent, ir.Call):
+            callee = bodies.get(ir.callee_name(parent.func))
+            position = next(i for i, a in enumerate(parent.args) if a is n)
+            skip = max(len(parent.args) - len(callee.params), 0) if callee is not None else 0
+            if callee is None or not _pointer_stays_local(callee, position - skip, bodies, visiting):
+                return False
+            continue
+        dereferenced = (isinstance(parent, ir.Member) and parent.arrow and parent.base is n) \
+            or (isinstance(parent, ir.Unary) and parent.op == "*") \
+            or (isinstance(parent, ir.Index) and parent.base is n)
+        if not dereferenced or not _used_as_number(n, up, fn):
+            return False
+    return True
+
+
+def _used_as_number(root: ir.Name, up: tuple, fn: ir.DeviceFunction) -> bool:
+    """Whether what is reached through ``root`` (with ancestors ``up``) is used only as
+    :func:`_pointer_stays_local` allows."""
+    child: ir.Node = root
+    for parent in up:
+        if isinstance(parent, ir.Index) and child is parent.index and isinstance(parent.base, ir.Name) \
+                and _indexable(fn, parent.base.sym):
+            return True  # an index into other memory
+        if isinstance(parent, (ir.Member, ir.Index)) or (
+                isinstance(parent, ir.Unary) and parent.op in ("*", "+", "-", "~")):
+            child = parent
+        elif isinstance(parent, ir.Binary):
+            if parent.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+                return True  # a truth value
+            if parent.op == "," and child is parent.lhs:
+                return True  # discarded
+            child = parent
+        elif isinstance(parent, ir.Unary) and parent.op == "!":
+            return True
+        elif isinstance(parent, ir.Unary) and parent.op in ("++", "--"):
+            return _same_variable(_root(parent.operand)[0], root)
+        elif isinstance(parent, ir.Conditional):
+            if child is parent.cond:
+                return True
+            child = parent
+        elif isinstance(parent, ir.Cast):
+            if not _arithmetic(parent.type) or any(w in parent.type for w in _POINTER_WIDE):
+                return False
+            child = parent
+        elif isinstance(parent, ir.Assign):
+            # a store into the storage itself (followed as such), or a number kept in a variable
+            target = _root(parent.target)[0]
+            if _same_variable(target, root):
+                return True
+            return child is parent.value and parent.op == "=" and target is not None \
+                and parent.target is target and _arithmetic(_declared_type(fn, target.sym))
+        elif isinstance(parent, ir.VarDecl):
+            return _arithmetic(parent.type)
+        elif isinstance(parent, (ir.If, ir.While, ir.DoWhile, ir.Switch)):
+            return child is parent.cond
+        elif isinstance(parent, ir.For):
+            return child is parent.cond or child is parent.step
+        elif isinstance(parent, ir.ExprStmt):
+            return True
+        elif isinstance(parent, ir.Return):
+            return _arithmetic(fn.return_type)
+        elif isinstance(parent, ir.Call):
+            return is_pure_function(parent.func)
+        else:
+            return False
+    return False
+
+
+def _same_variable(a: ir.Name | None, b: ir.Name) -> bool:
+    return a is not None and a.sym == b.sym
+
+
+def _indexable(fn: ir.DeviceFunction, sym: int) -> bool:
+    type_ = _declared_type(fn, sym)
+    return "*" in type_ or _is_array(type_)
+
+
+def _declared_type(fn: ir.DeviceFunction, sym: int) -> str:
+    for n in fn.body.walk():
+        if isinstance(n, ir.VarDecl) and n.sym == sym:
+            return n.type
+    return next((p.type for p in fn.params if p.sym == sym), "")
+
+
 @dataclass
 class _Loop:
     """What a loop (or ``switch``) being interpreted collects from its ``break``/``continue``."""
@@ -179,6 +306,12 @@ class _Interpreter:
         self.params: set[int] = set()
         self.escaped: set[int] = set()  # per-thread variables whose address is taken
         self.alias: dict[int, int] = {}  # a reference -> the per-thread variable it names
+        #: pointer parameters whose target only this function reads and writes (the caller's
+        #: per-thread variable, :func:`_pointer_stays_local`): the parameter's level is the level
+        #: of what it points to, and stores through it change that
+        self.cells: set[int] = set()
+        #: ``&v`` arguments (by id) passed to such a parameter: ``v`` does not escape there
+        self.cell_args: set[int] = set()
         self.env: dict[int, Value] = {}
         self.ctx = UNDIVIDED
         self.returned = UNDIVIDED  # a function: control at returns some threads took early
@@ -209,7 +342,11 @@ class _Interpreter:
             if isinstance(n, ir.VarDecl) and n.storage == "auto":
                 self.tracked[n.sym] = n.type
         for n in node.walk():
-            if isinstance(n, ir.Unary) and n.op == "&":
+            if isinstance(n, ir.Call):  # before its arguments (pre-order)
+                self.cell_args |= {id(a) for _, a, _ in self.cell_arguments(n)}
+            if isinstance(n, ir.Unary) and n.op == "&" and id(n) in self.cell_args:
+                pass
+            elif isinstance(n, ir.Unary) and n.op == "&":
                 root = _root(n.operand)[0]
                 if root is not None and self.per_thread(root.sym):
                     self.escaped.add(self.var(root.sym))
@@ -232,6 +369,28 @@ class _Interpreter:
 
     def var(self, sym: int) -> int:
         return self.alias.get(sym, sym)
+
+    def cell_arguments(self, call: ir.Call) -> list[tuple[int, ir.Expr, int]]:
+        """The arguments of ``call`` that pass a per-thread variable's address to a parameter
+        that only reads and writes its target (:func:`_pointer_stays_local`): (position among
+        the callee's parameters, the argument, the variable)."""
+        fn = self.bodies.get(ir.callee_name(call.func))
+        if fn is None:
+            return []
+        skip = max(len(call.args) - len(fn.params), 0)
+        found = []
+        for position, arg in enumerate(call.args[skip:]):
+            if isinstance(arg, ir.Unary) and arg.op == "&" and isinstance(arg.operand, ir.Name):
+                sym = arg.operand.sym
+                if not self.per_thread(sym) or self.local_array(self.var(sym)):
+                    continue
+            elif isinstance(arg, ir.Name) and self.var(arg.sym) in self.cells:
+                sym = arg.sym
+            else:
+                continue
+            if _pointer_stays_local(fn, position, self.bodies):
+                found.append((position, arg, self.var(sym)))
+        return found
 
     def read_var(self, sym: int) -> Value:
         sym = self.var(sym)
@@ -556,6 +715,9 @@ class _Interpreter:
         if not self.per_thread(root.sym):
             return value  # a store to memory: loads are judged by their address
         sym = self.var(root.sym)
+        if sym in self.cells:  # a store to the caller's variable the parameter points to
+            self.write_var(sym, value.join(index), whole=False)
+            return value
         if through_pointer or (indices and not self.local_array(sym)):
             return value  # a store through a per-thread pointer: its target escaped, if per-thread
         self.write_var(sym, value.join(index), whole=target is root)
@@ -601,7 +763,12 @@ class _Interpreter:
         skip = max(len(e.args) - len(fn.params), 0)  # leading builtin vectors (translated functions)
         values = self.arguments(e.args, by_reference=False)[skip:]
         values += [UNIFORM] * (len(fn.params) - len(values))  # defaulted arguments: constants
-        result, out = self.summary(fn, tuple(values))
+        cells = self.cell_arguments(e)
+        for position, _, sym in cells:
+            values[position] = self.read_var(sym)  # what the pointer points to
+        result, out = self.summary(fn, tuple(values), frozenset(position for position, _, _ in cells))
+        for position, _, sym in cells:
+            self.write_var(sym, out[position], whole=False)
         for i, param in enumerate(fn.params):
             arg = e.args[skip + i] if skip + i < len(e.args) else None
             if _is_reference(param.type) and "const" not in param.type and isinstance(arg, ir.Name) \
@@ -609,10 +776,12 @@ class _Interpreter:
                 self.write_var(arg.sym, out.get(i, Value(Level.UNKNOWN, "a reference parameter")), whole=True)
         return result
 
-    def summary(self, fn: ir.DeviceFunction, args: tuple[Value, ...]) -> tuple[Value, dict[int, Value]]:
+    def summary(self, fn: ir.DeviceFunction, args: tuple[Value, ...],
+                cells: frozenset[int] = frozenset()) -> tuple[Value, dict[int, Value]]:
         """The level of ``fn``'s result for arguments at ``args``, and the levels its reference
-        parameters hold when it returns."""
-        key = (fn.name, args)
+        parameters hold when it returns; for the pointer parameters at positions ``cells``, the
+        argument is the level of what it points to, and so is what comes back."""
+        key = (fn.name, args, cells)
         if key in self.summaries:
             return self.summaries[key]
         if fn.name in self.in_progress:
@@ -622,11 +791,12 @@ class _Interpreter:
             inner = _Interpreter(self.symbols, self.bodies, self.summaries, self.in_progress, threads_exit=False)
             for p, v in zip(fn.params, args):
                 inner.declare_param(p, v)
+            inner.cells = {fn.params[i].sym for i in cells}
             inner.prescan(fn.body)
             inner.stmt(fn.body)
             inner.finish()
             end = inner.env if inner.exit_env is None else _join_envs(inner.exit_env, inner.env)
-            out = {i: end.get(p.sym, UNIFORM) for i, p in enumerate(fn.params) if _is_reference(p.type)}
+            out = {i: end.get(p.sym, UNIFORM) for i, p in enumerate(fn.params) if _is_reference(p.type) or i in cells}
             result = inner.result
             if result.level > Level.UNIFORM and "through" not in result.why:
                 result = Value(result.level, f"{result.why}, through {fn.name}()")
@@ -658,6 +828,8 @@ def _assigned_in(node: ir.Node, interp: _Interpreter) -> set[int]:
             found.add(n.sym)
         elif isinstance(n, (ir.Call, ir.IndirectCall)):
             found |= {interp.var(a.sym) for a in n.args if isinstance(a, ir.Name) and a.sym in interp.tracked}
+            found |= {interp.var(a.operand.sym) for a in n.args if isinstance(a, ir.Unary) and a.op == "&"
+                      and isinstance(a.operand, ir.Name) and interp.per_thread(a.operand.sym)}
         if target is not None:
             root = _root(target)[0]
             if root is not None and interp.per_thread(root.sym):

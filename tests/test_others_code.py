@@ -331,6 +331,29 @@ def test_blocks_waiting_for_each_other(tmp_path, lowering):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
+@covers("Kernels and memory", "a block's task loop driven through a pointer to a per-thread struct "
+        "(for (t = first(&p); more(&p); t = next(&p)) around __syncthreads)",
+        note="what is stored through the pointer decides whether the loop's condition is uniform")
+def test_task_loop_through_a_pointer_to_a_local(tmp_path):
+    # Taken as undecided before, the kernel took the fiber fallback, and its 600 blocks, running
+    # at once because they wait for each other, ran out of memory mappings for their stacks.
+    result, run, _ = translate_build_run(OTHERS / "task_loop_through_pointer.cu", tmp_path, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    assert not result.warnings and {k["lowering"] for k in result.explain["kernels"]} == {"split"}
+
+
+@covers("Kernels and memory", "blocks waiting for each other under the fiber fallback, more blocks than the "
+        "process could hold fiber stacks for", note="the blocks run in order, each thread reusing its stacks "
+                                                    "for block after block, and more threads start only while "
+                                                    "every running block waits")
+def test_waiting_blocks_reuse_fiber_stacks(tmp_path):
+    # 600 blocks of 128 threads, each waiting for the one before it: all at once, their fiber
+    # stacks ran out of memory mappings ("cannot allocate a 65536-byte fiber stack").
+    _, run, _ = translate_build_run(OTHERS / "task_loop_through_pointer.cu", tmp_path,
+                                    TranslateOptions(lowering="fallback"), args=("500",), timeout=120)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
 @covers("Kernels and memory", "c ? __syncthreads() : __syncwarp() with a constant condition (only the chosen arm)")
 @covers("Kernels and memory", "pointer to an array (T (*p)[N]) kept across synchronizations")
 def test_barrier_chosen_by_a_constant(tmp_path):

@@ -38,6 +38,14 @@ __device__ int twice(int v) { return 2 * v; }
 __device__ int twice(float v) { return 2 * (int)v; }
 __device__ int triple(int v) { return 3 * v; }
 __device__ int counter;
+struct Cursor { int at; int end; };
+__device__ void start_at_block(Cursor *c) { c->at = blockIdx.x; }
+__device__ void start_at_thread(Cursor *c) { c->at = threadIdx.x; }
+__device__ void start_through(Cursor *c) { start_at_block(c); }
+__device__ bool more(const Cursor *c) { return c->at < c->end; }
+__device__ int *kept;
+__device__ void keep_address(Cursor *c) { kept = &c->at; }
+__device__ void keep_pointer(Cursor *c) { int *q = &c->end; *q = 0; }
 """
 
 
@@ -61,6 +69,13 @@ SOUNDNESS = {
     "local array element": ("int idx[2];\nidx[0] = threadIdx.x;\nidx[1] = 0;\nif (idx[0] < n) { __syncthreads(); }", V),
     "struct member": ("uint3 t = threadIdx;\nif (t.x < 4) { __syncthreads(); }", V),
     "pointer to a local": ("int i = threadIdx.x;\nint *p = &i;\nif (*p < n) { __syncthreads(); }", U),
+    "threadIdx stored through a pointer to a local": (
+        "Cursor c;\nc.end = n;\nstart_at_thread(&c);\nif (more(&c)) { __syncthreads(); }", U),
+    "address of a local kept by a helper": (
+        "Cursor c;\nc.end = n;\nstart_at_block(&c);\nkeep_address(&c);\n*kept = threadIdx.x;\n"
+        "if (more(&c)) { __syncthreads(); }", U),
+    "pointer into a local made by a helper": (
+        "Cursor c;\nc.end = n;\nstart_at_thread(&c);\nkeep_pointer(&c);\nif (more(&c)) { __syncthreads(); }", U),
     "reference to a local": ("int i = 0;\nint &r = i;\nr = threadIdx.x;\nif (i < n) { __syncthreads(); }", V),
     "atomic result": ("int t = atomicAdd(&counter, 1);\nif (t < 32) { __syncthreads(); }", V),
     "atomicCAS retry loop": ("int old = a[0], seen;\ndo { seen = old; old = atomicCAS(a, seen, seen + 1);\n"
@@ -81,6 +96,10 @@ PRECISION = {
                                    "for (i = blockDim.x / 2; i > 0; i >>= 1) { __syncthreads(); }", ONE),
     "volatile shared flag": ("volatile __shared__ int go;\nif (threadIdx.x == 0) go = a[0] + threadIdx.x;\n"
                              "__syncthreads();\nif (go) { __syncthreads(); }", ONE),
+    "task loop through a pointer to a local": (
+        "Cursor c;\nc.end = n;\nfor (start_at_block(&c); more(&c); c.at += gridDim.x) { __syncthreads(); }", ONE),
+    "pointer to a local passed on": (
+        "Cursor c;\nc.end = n;\nstart_through(&c);\nwhile (more(&c)) { __syncthreads(); c.at += gridDim.x; }", ONE),
     "uniform helper": ("int b = block_base();\nif (b < n) { __syncthreads(); }", ONE),
     "tree reduction": ("__shared__ int s[64];\nfor (int k = blockDim.x / 2; k > 0; k >>= 1) {\n"
                        "if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];\n__syncthreads(); }", ONE),
