@@ -38,10 +38,13 @@ otherwise, where a block reaching ``grid.sync()`` stops the program with an erro
 parameter (``while (flags[task] == 0) {}``), sees what another block writes relies on the
 blocks being resident at once, as a small grid is on a GPU (Chai's "persistent blocks" chain
 their tasks this way); run one after the other on fewer OpenMP threads than blocks, a block
-waiting for a later one waits forever.  Such a kernel is scheduled ``cooperative`` too, and each
-spinning loop yields its core first (``moccuda::cooperative::spin_yield()``): ``run_grid`` runs
-its blocks each on its own thread for every launch whose grid the device could hold at once
-(the size a cooperative launch is allowed), and as an ordinary OpenMP loop beyond that.
+waiting for a later one waits forever.  Such a kernel is scheduled ``cooperative`` too, each
+spinning loop yields its core first (``moccuda::cooperative::spin_yield()``) and says when it is
+done (``spin_done()``): ``run_grid`` runs the blocks of every launch whose grid the device could
+hold at once (the size a cooperative launch is allowed) in order, as a GPU's block scheduler,
+on as many threads as OpenMP's, and starts more only while every running block is stuck waiting
+(a thread runs block after block, reusing its fiber stacks under the fallback); beyond that
+size, as an ordinary OpenMP loop.
 
 Not translated (located errors): ``grid.sync()`` in a kernel lowered with the fiber fallback
 (a loop waiting for another block is fine there: the block's fibers run on the block's thread).
@@ -74,6 +77,9 @@ PHASE_TYPE = "moccuda::cooperative::GridPhase"
 #: Called first in each turn of a loop that waits for another block (``spinning_loops``); its
 #: presence tells the printer that the blocks must run at once for any launch.
 SPIN_YIELD = "moccuda::cooperative::spin_yield"
+#: Called after such a loop: the block no longer waits (``run_grid`` starts more blocks only while
+#: every running one waits).
+SPIN_DONE = "moccuda::cooperative::spin_done"
 #: Atomic read-modify-writes that leave memory as it was when their operand is 0: a read.
 _READING_WITH_ZERO = ("atomicAdd", "atomicSub", "atomicOr", "atomicXor")
 
@@ -111,7 +117,9 @@ def _spins(n: ir.Node, symbols: dict[int, ir.Symbol]) -> bool:
 
 def _yield_in(loop: ir.Stmt) -> ir.Stmt:
     pause = ir.ExprStmt(ir.Call(SPIN_YIELD, (), loc=loop.loc), loc=loop.loc)
-    return replace(loop, body=ir.Block((pause,) + ir.as_block(loop.body).stmts, loc=loop.loc))
+    done = ir.ExprStmt(ir.Call(SPIN_DONE, (), loc=loop.loc), loc=loop.loc)
+    return ir.Block((replace(loop, body=ir.Block((pause,) + ir.as_block(loop.body).stmts, loc=loop.loc)), done),
+                    loc=loop.loc)
 
 
 def _is_grid_sync(s: ir.Node) -> bool:
