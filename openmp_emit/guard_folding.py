@@ -30,13 +30,35 @@ After::
 
 which prints as ``for (unsigned tx = 0; tx < tx_end; ++tx)`` with ``tx_end`` computed once by
 ``moccuda::threads_below``.
+
+Guards on a grid-wide index elsewhere in the body, as ``if`` statements or as the condition of a
+conditional expression, give the loop a second body without them for the blocks all of whose
+threads pass them (every block but the grid's last).  Before::
+
+    ThreadLoop {
+        unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        sdata[tid] = (i < unsigned(n)) ? g_idata[i] : 0;
+    }
+
+After::
+
+    ThreadLoop [full blocks: x: blockIdx.x * blockDim.x + tx < (unsigned)n] {
+        unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        sdata[tid] = (i < unsigned(n)) ? g_idata[i] : 0;
+    } fast_body {
+        unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        sdata[tid] = true ? g_idata[i] : 0;
+    }
+
+which prints both loops behind ``if (moccuda::every_thread_below(...))``, tested once per block.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.liveness import assigned_symbols, without_unused_decls
+from barrier.accesses import is_pure_function
+from barrier.liveness import assigned_symbols, assigned_variable, without_unused_decls
 from foundation import ir
 from foundation.integer_types import integer_kind, unpromoted_integer_kind
 from foundation.passes import PassContext, map_kernels, register
@@ -84,21 +106,73 @@ def _version_for_full_blocks(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol])
     prefix = {sym: d for sym, d in _prefix(stmts, kept).items() if sym not in assigned}
     varying = assigned | _declared(node.body) | kept
     folder = _Folder(prefix, varying - set(prefix), symbols)
+    # The block-level test reads the limit once, before any thread runs.  A thread reaches a guard
+    # in the middle of its body after its own earlier statements: where they can store to memory
+    # (lim[b] = 0; if (i < lim[b]) ...), a limit read from memory may differ by then.
+    folder.memory_limits = not _may_store_to_memory(node.body, symbols)
     bounds: list[ir.ThreadBound] = []
     fast: list[ir.Stmt] = []
+
+    def grid_wide(terms: list[ir.Expr]) -> tuple[list[ir.ThreadBound], list[ir.Expr]]:
+        # A guard on threadIdx alone (tid < 16) picks the same threads in every block:
+        # only one on a grid-wide index is passed by whole blocks.
+        return folder.split(terms, lambda b: _uses(b.first, "blockIdx"))
+
+    def fold_conditional(n: ir.Node) -> ir.Node:
+        """``i < n ? in[i] : 0`` is ``in[i]`` where every thread passes ``i < n``.  Written as
+        ``true ? in[i] : 0``: the expression keeps its type (the common type of both arms, which
+        ``in[i]`` alone need not have), and gcc folds the constant condition away."""
+        if not isinstance(n, ir.Conditional):
+            return n
+        folded, rest = grid_wide(_conjuncts(n.cond))
+        if not folded:
+            return n
+        bounds.extend(folded)
+        return replace(n, cond=_conjunction(rest) if rest else ir.Literal("true", loc=n.cond.loc))
+
     for st in stmts:
         if isinstance(st, ir.If) and not ir.exits_from_nested_loop(st, 1):
-            # A guard on threadIdx alone (tid < 16) picks the same threads in every block:
-            # only one on a grid-wide index is passed by whole blocks.
-            folded, rest = folder.split(_conjuncts(st.cond), lambda b: _uses(b.first, "blockIdx"))
+            folded, rest = grid_wide(_conjuncts(st.cond))
             if folded:
                 bounds.extend(folded)
-                fast.append(replace(st, cond=_conjunction(rest)) if rest else st.then)
-                continue
-        fast.append(st)
+                st = replace(st, cond=_conjunction(rest)) if rest else st.then
+        # The guard's index and limit have the values the guard of a statement reads anywhere
+        # in the body (the index's declarations are never assigned, no thread changes the limit).
+        fast.append(ir.transform(st, fold_conditional))
     if not bounds:
         return node
-    return replace(node, fast_body=replace(node.body, stmts=tuple(fast)), fast_bounds=tuple(bounds))
+    # The same guard written twice is tested once.
+    return replace(node, fast_body=replace(node.body, stmts=tuple(fast)), fast_bounds=tuple(dict.fromkeys(bounds)))
+
+
+def _may_store_to_memory(body: ir.Node, symbols: dict[int, ir.Symbol]) -> bool:
+    """``body`` may change memory: an assignment (or ``++``/``--``) to anything but a local
+    variable that is not a reference, or a call of what is not a pure function."""
+    for n in body.walk():
+        if isinstance(n, (ir.Call, ir.IndirectCall)) and not (isinstance(n, ir.Call) and is_pure_function(n.func)):
+            return True
+        if isinstance(n, (ir.Construct, ir.WarpCollective)):
+            return True
+        if isinstance(n, ir.Assign) or (isinstance(n, ir.Unary) and n.op in ("++", "--")):
+            sym = assigned_variable(n)
+            symbol = symbols.get(sym) if sym is not None else None
+            if symbol is None or symbol.kind != "local" or "&" in symbol.type:
+                return True
+    return False
+
+
+def _reads_memory(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> bool:
+    """``e`` reads memory: a subscript, ``*p``, ``p->m``, a reference variable, or a call."""
+    for n in e.walk():
+        if isinstance(n, (ir.Index, ir.Call, ir.IndirectCall)):
+            return True
+        if (isinstance(n, ir.Unary) and n.op == "*") or (isinstance(n, ir.Member) and n.arrow):
+            return True
+        if isinstance(n, ir.Name):
+            symbol = symbols.get(n.sym)
+            if symbol is None or "&" in symbol.type or symbol.kind in ("shared", "global"):
+                return True
+    return False
 
 
 def _uses(e: ir.Expr, builtin: str) -> bool:
@@ -194,6 +268,8 @@ class _Folder:
     prefix: dict[int, ir.VarDecl]
     varying: set[int]
     symbols: dict[int, ir.Symbol]
+    #: Whether a limit may read memory (no thread changes it before the guard reads it).
+    memory_limits: bool = True
 
     def split(self, terms: list[ir.Expr], wanted=lambda bound: True) -> tuple[list[ir.ThreadBound], list[ir.Expr]]:
         """The terms that fold into (wanted) bounds, and the others, in order."""
@@ -214,7 +290,7 @@ class _Folder:
         op, index, limit = term.op, term.lhs, term.rhs
         if op in (">", ">="):
             op, index, limit = _FLIPPED[op], term.rhs, term.lhs
-        if not self.invariant(limit):
+        if not self.invariant(limit) or (not self.memory_limits and _reads_memory(limit, self.symbols)):
             return None
         found = self.first(index)
         if found is None or not found[2]:

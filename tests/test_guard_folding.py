@@ -33,6 +33,11 @@ def test_foldable_guards_fold_and_the_others_stay():
         # Guards in the middle of the body: a second, guard-free body for blocks all threads pass.
         "two_loads": ["full-block x", "full-block x"],
         "constant_stride": ["full-block x", "full-block x"],
+        # A guard in a conditional expression (the CUDA SDK's reduction loads this way).
+        "conditional_load": ["full-block x"],
+        "conditional_type": ["full-block x"],
+        # The thread stores to memory before its guard reads the limit from memory: no version.
+        "limit_stored_first": [],
         "first_thread": ["x"],
         # the index through a block-uniform local: its value goes into the bound
         "block_start_local": ["x"],
@@ -67,10 +72,12 @@ def test_gcc_vectorizes_the_folded_thread_loops(tmp_path):
                                                        built.stderr)}
     kernels_end = next(i for i, line in enumerate(lines) if line.startswith("int main"))
     simd_loops = [_extent(lines, i + 1) for i, line in enumerate(lines[:kernels_end]) if line == "#pragma omp simd"]
-    # Loops still holding a guard that could not fold have control flow gcc 12 does not vectorize;
-    # a loop that does not read the thread index (first_thread's one thread) has nothing to.
+    # Loops still holding a guard that could not fold (an `if`, or a `?:` that loads in one arm)
+    # have control flow gcc 12 does not vectorize; a loop that does not read the thread index
+    # (first_thread's one thread) has nothing to.
     simd_loops = [(first, last) for first, last in simd_loops
-                  if not any(line.strip().startswith("if (") for line in lines[first - 1:last])
+                  if not any(line.strip().startswith("if (") or " < n ? " in line or " < (unsigned int)n ? " in line
+                             for line in lines[first - 1:last])
                   and any("threadIdx" in line for line in lines[first - 1:last])]
     missed = [first for first, last in simd_loops if not any(first <= n <= last for n in vectorized)]
     assert simd_loops and not missed, (missed, built.stderr[-3000:])
@@ -96,7 +103,7 @@ def test_guard_free_loops_load_contiguous_vectors(tmp_path):
         lines = text.split("\n")
         comments = [i for i, line in enumerate(lines) if line.strip().startswith("// Every thread of this block passes")]
         fast_loops = [_extent(lines, lines.index("#pragma omp simd", i) + 1) for i in comments]
-        assert len(fast_loops) == 2, text  # two_loads and constant_stride
+        assert len(fast_loops) == 4, text  # two_loads, constant_stride, conditional_load, conditional_type
         scalar = {int(m.group(1)) for m in re.finditer(rf"{name}\.cpp:(\d+):\d+: missed: +failed: evolution of "
                                                         r"base is not affine", dump.read_text())}
         return sorted(n for n in scalar for first, last in fast_loops if first <= n <= last)

@@ -78,6 +78,31 @@ __global__ void constant_stride(const int *in, int *out, int n) // blockIdx.x * 
     out[blockIdx.x * blockDim.x + tid] = v;
 }
 
+__global__ void conditional_load(const int *in, int *out, int n) // the CUDA SDK's load: a guard in a ?: expression
+{
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = (i < unsigned(n)) ? in[i] : 0;
+    (void)tid;
+}
+
+__global__ void conditional_type(const int *in, int *out, int n) // ?: has the arms' common type (double)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int odd = in[blockIdx.x] & 1;
+    int v = (int)((i < n ? in[i] : 0.5) / 2 * 10); // 7 / 2 * 10 = 35 in double, 30 in int
+    out[i] = v + ((odd == 1 && i < n) ? 1 : 0);    // a guard and another condition
+}
+
+__global__ void limit_stored_first(int *out, int *limit) // the thread stores the limit before reading it
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = 5;
+    limit[blockIdx.x] = 0;
+    if (i < limit[blockIdx.x]) v = 1;
+    out[i] = v + (i < limit[blockIdx.x] ? 10 : 20);
+}
+
 __global__ void first_thread(int *out)               // threadIdx.x == 0: a loop over one thread
 {
     if (threadIdx.x == 0) out[blockIdx.x] = blockIdx.x + 1;
@@ -180,6 +205,18 @@ int main()
             expect[b * 96 + t] = v;
         }
     check("constant_stride");
+    reset();
+    conditional_load<<<grid, block>>>(input, d, n);
+    for (int i = 0; i < total; ++i) expect[i] = i < n ? input[i] : 0;
+    check("conditional_load");
+    conditional_type<<<grid, block>>>(input, d, n);
+    for (int i = 0; i < total; ++i)
+        expect[i] = (int)((i < n ? input[i] : 0.5) / 2 * 10) + (((input[i / block] & 1) == 1 && i < n) ? 1 : 0);
+    check("conditional_type");
+    for (int b = 0; b < grid; ++b) limits[b] = total;
+    limit_stored_first<<<grid, block>>>(d, limits);
+    for (int i = 0; i < total; ++i) expect[i] = 25;
+    check("limit_stored_first");
     first_thread<<<grid, block>>>(d);
     for (int b = 0; b < grid; ++b) expect[b] = b + 1;
     check("first_thread");
