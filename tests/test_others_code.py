@@ -535,3 +535,9 @@ def test_cuda_barrier_expecting_part_of_the_block_stops_the_program(tmp_path):
     run = subprocess.run([tmp_path / "t"], capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "PASS" not in run.stdout
     assert f"{cu}:8:9: error: cuda::barrier initialized to expect 32 threads in blocks of 64" in run.stderr, run.stderr
+
+
+@covers("Textures and surfaces", "cudaMalloc3DArray with cudaArrayLayered and cudaArrayCubemap (cudaMemcpy3D into "
+        "them)", "tex2DLayered (point and linear, normalized coordinates)", "texCubemap (the face of the major axis)")
+def test_layered_and_cubemap_textures(tmp_path):
+    _passes(tmp_path, "layered_cubemap_textures.cu")

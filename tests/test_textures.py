@@ -35,8 +35,8 @@ def test_textures_and_surfaces(tmp_path):
 
 UNSUPPORTED = {
     "tex2DLod": ("out[0] = tex2DLod<float>(t, 0.5f, 0.5f, 1.0f);", "mipmapped textures (tex2DLod)"),
-    "tex2DLayered": ("out[0] = tex2DLayered<float>(t, 0.5f, 0.5f, 1);", "layered textures (tex2DLayered)"),
-    "texCubemap": ("out[0] = texCubemap<float>(t, 0.5f, 0.5f, 0.5f);", "cubemap textures (texCubemap)"),
+    "surf2DLayeredread": ("out[0] = surf2DLayeredread<float>(t, 0, 0, 1);", "layered surfaces (surf2DLayeredread)"),
+    "surfCubemapread": ("out[0] = surfCubemapread<float>(t, 0, 0, 1);", "cubemap surfaces (surfCubemapread)"),
     "tex2Dgather": ("out[0] = tex2Dgather<float>(t, 0.5f, 0.5f, 0);", "texture gathers (tex2Dgather)"),
 }
 

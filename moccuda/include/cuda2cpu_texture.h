@@ -368,10 +368,110 @@ MOCCUDA_HD void surface_write(const T &value, unsigned long long surface, long x
         memcpy(const_cast<unsigned char *>(texel_at(t, x, yy, zz)), &value, sizeof value);
 }
 
+/* Layer `layer` (clamped to the layers there are, as CUDA does) of a layered array's texels: one
+ * slice, sampled as a 1D or 2D texture. */
+MOCCUDA_HD moccuda_texels layer_of(const moccuda_texels &t, long layer)
+{
+    long layers = (long)t.depth;
+    layer = layer < 0 ? 0 : (layer >= layers ? layers - 1 : layer);
+    moccuda_texels slice = t;
+    slice.data = t.data + (size_t)layer * t.slice_pitch;
+    slice.depth = 1;
+    return slice;
+}
+
+/* A cubemap fetch's face and the normalized coordinates on it of the direction (x, y, z), by
+ * the major axis as CUDA's programming guide tabulates it (faces +x, -x, +y, -y, +z, -z). */
+MOCCUDA_HD int cube_face(float x, float y, float z, float coord[2])
+{
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, s, t;
+    int face;
+    if (ax >= ay && ax >= az) {
+        face = x >= 0 ? 0 : 1;
+        m = ax;
+        s = x >= 0 ? -z : z;
+        t = -y;
+    } else if (ay >= az) {
+        face = y >= 0 ? 2 : 3;
+        m = ay;
+        s = x;
+        t = y >= 0 ? z : -z;
+    } else {
+        face = z >= 0 ? 4 : 5;
+        m = az;
+        s = z >= 0 ? x : -x;
+        t = -y;
+    }
+    coord[0] = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f;
+    coord[1] = m > 0 ? (t / m + 1.0f) * 0.5f : 0.5f;
+    return face;
+}
+
+/* A fetch from face `face` of cube `cube` of a cubemap (layered) array: the face's coordinates
+ * are normalized, and clamped at its edges. */
+template <class T>
+MOCCUDA_HD T fetch_cube(const moccuda_texture &t, long cube, float x, float y, float z)
+{
+    float coord[2];
+    int face = cube_face(x, y, z, coord);
+    Sampler s = sampler_of(t.sampling);
+    s.normalized = true;
+    s.address[0] = s.address[1] = cudaAddressModeClamp;
+    return fetch<T>(layer_of(t.texels, cube * 6 + face), s, 2, coord);
+}
+
 }  // namespace texture
 }  // namespace moccuda
 
 /* ---- texture objects ---- */
+/* Layered and cubemap textures: an array made with cudaArrayLayered (its depth counts the layers)
+ * or cudaArrayCubemap (six faces, in the order +x, -x, +y, -y, +z, -z; with cudaArrayLayered too,
+ * six per cube). */
+template <class T>
+MOCCUDA_HD T tex1DLayered(cudaTextureObject_t tex, float x, int layer)
+{
+    const moccuda_texture &t = moccuda::texture::object(tex);
+    return moccuda::texture::fetch<T>(moccuda::texture::layer_of(t.texels, layer), moccuda::texture::sampler_of(t.sampling),
+                                      1, &x);
+}
+template <class T>
+MOCCUDA_HD void tex1DLayered(T *value, cudaTextureObject_t tex, float x, int layer)
+{
+    *value = tex1DLayered<T>(tex, x, layer);
+}
+template <class T>
+MOCCUDA_HD T tex2DLayered(cudaTextureObject_t tex, float x, float y, int layer)
+{
+    const moccuda_texture &t = moccuda::texture::object(tex);
+    float coord[2] = {x, y};
+    return moccuda::texture::fetch<T>(moccuda::texture::layer_of(t.texels, layer), moccuda::texture::sampler_of(t.sampling),
+                                      2, coord);
+}
+template <class T>
+MOCCUDA_HD void tex2DLayered(T *value, cudaTextureObject_t tex, float x, float y, int layer)
+{
+    *value = tex2DLayered<T>(tex, x, y, layer);
+}
+template <class T>
+MOCCUDA_HD T texCubemap(cudaTextureObject_t tex, float x, float y, float z)
+{
+    return moccuda::texture::fetch_cube<T>(moccuda::texture::object(tex), 0, x, y, z);
+}
+template <class T>
+MOCCUDA_HD void texCubemap(T *value, cudaTextureObject_t tex, float x, float y, float z)
+{
+    *value = texCubemap<T>(tex, x, y, z);
+}
+template <class T>
+MOCCUDA_HD T texCubemapLayered(cudaTextureObject_t tex, float x, float y, float z, int layer)
+{
+    return moccuda::texture::fetch_cube<T>(moccuda::texture::object(tex), layer, x, y, z);
+}
+template <class T>
+MOCCUDA_HD void texCubemapLayered(T *value, cudaTextureObject_t tex, float x, float y, float z, int layer)
+{
+    *value = texCubemapLayered<T>(tex, x, y, z, layer);
+}
 template <class T>
 MOCCUDA_HD T tex1Dfetch(cudaTextureObject_t tex, int x)
 {
@@ -567,10 +667,6 @@ MOCCUDA_HD typename moccuda::texture::result<T, M>::type tex3D(const texture<T, 
     __device__ T NAME(A...) __attribute__((unavailable(WHAT " are not supported by cuda2cpu")));    \
     template <class T, class... A>                                                                  \
     __device__ void NAME(T *, A...) __attribute__((unavailable(WHAT " are not supported by cuda2cpu")));
-MOCCUDA_UNSUPPORTED_FETCH(tex1DLayered, "layered textures (tex1DLayered)")
-MOCCUDA_UNSUPPORTED_FETCH(tex2DLayered, "layered textures (tex2DLayered)")
-MOCCUDA_UNSUPPORTED_FETCH(texCubemap, "cubemap textures (texCubemap)")
-MOCCUDA_UNSUPPORTED_FETCH(texCubemapLayered, "cubemap textures (texCubemapLayered)")
 MOCCUDA_UNSUPPORTED_FETCH(tex2Dgather, "texture gathers (tex2Dgather)")
 MOCCUDA_UNSUPPORTED_FETCH(tex1DLod, "mipmapped textures (tex1DLod)")
 MOCCUDA_UNSUPPORTED_FETCH(tex2DLod, "mipmapped textures (tex2DLod)")

@@ -221,8 +221,14 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *array, const cudaChannelFormatDesc *d
 {
     if (array == nullptr || desc == nullptr || extent.width == 0)
         return fail(cudaErrorInvalidValue);
-    if (flags & (cudaArrayLayered | cudaArrayCubemap))
-        return fail(cudaErrorNotSupported);  // layered and cubemap arrays are not supported
+    // A layered array's depth counts its layers; a cubemap's six square faces (six per cube when
+    // layered too) are its slices.
+    if ((flags & cudaArrayLayered) && extent.depth == 0)
+        return fail(cudaErrorInvalidValue);
+    if ((flags & cudaArrayCubemap) &&
+        (extent.width != extent.height || extent.depth == 0 || extent.depth % 6 != 0 ||
+         (!(flags & cudaArrayLayered) && extent.depth != 6)))
+        return fail(cudaErrorInvalidValue);
     size_t size = element_size(*desc);
     if (size == 0)
         return fail(cudaErrorInvalidChannelDescriptor);
