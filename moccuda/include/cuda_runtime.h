@@ -249,6 +249,25 @@ inline cudaError_t cudaMemAdvise(const void *ptr, size_t count, enum cudaMemoryA
 #include "cuda2cpu_device.h"
 #include "cuda2cpu_texture.h"
 
+#ifdef __CUDA2CPU_PARSE__
+/* Graph kernel nodes built by hand name the kernel by a void * and its arguments by void **,
+ * which a translated kernel (a host function with typed parameters) cannot be called through:
+ * a use is a located error saying what works instead. */
+#define MOCCUDA_NO_KERNEL_NODES(WHAT)                                                                \
+    __attribute__((unavailable(WHAT " (graph kernel nodes built by hand) is not supported by cuda2cpu: "   \
+                               "capture the launch into the graph with cudaStreamBeginCapture and "         \
+                               "cudaStreamEndCapture instead")))
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                   const struct cudaKernelNodeParams *) MOCCUDA_NO_KERNEL_NODES("cudaGraphAddKernelNode");
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t, struct cudaKernelNodeParams *)
+    MOCCUDA_NO_KERNEL_NODES("cudaGraphKernelNodeGetParams");
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const struct cudaKernelNodeParams *)
+    MOCCUDA_NO_KERNEL_NODES("cudaGraphKernelNodeSetParams");
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const struct cudaKernelNodeParams *)
+    MOCCUDA_NO_KERNEL_NODES("cudaGraphExecKernelNodeSetParams");
+#undef MOCCUDA_NO_KERNEL_NODES
+#endif
+
 #ifdef __cplusplus
 /* ---- launches through the runtime API of kernels translated by cuda2cpu ----
  * A translated kernel is a host function whose first parameter is a moccuda::LaunchConfig, so
