@@ -130,6 +130,7 @@ class BarrierSplit:
         program_order = {sym: i for i, sym in enumerate(decls)}
         uses = [used_symbols(loop.body) for loop in loops]
         crossing = {sym for sym, i in declared_in.items() if any(sym in u for j, u in enumerate(uses) if j != i)}
+        crossing |= _pointed_to_across(grid.body, decls, crossing)
         if not crossing and not any(ir.contains(loop, ir.Return) for loop in loops[:-1]):
             return kernel
 
@@ -212,6 +213,54 @@ class BarrierSplit:
         return ir.replace_grid_loop(kernel, replace(grid, body=new_body))
 
 
+def _pointed_to_across(body: ir.Block, decls: dict[int, ir.VarDecl], crossing: set[int]) -> set[int]:
+    """The thread loops' locals that a pointer living across a split may point into: such a local
+    lives across it too (``S s; S *p = &s; __syncthreads(); p->x``, or ``self = &object`` of an
+    inlined member function), else the pointer would outlive it.  A pointer is followed through
+    the variables assigned from it; a local's address is ``&v`` (``&v.m``, ``&v[i]``) or an
+    array's name."""
+    holders: dict[int, set[int]] = {}  # a variable -> the variables that may hold its address
+    flows: dict[int, set[int]] = {}  # a pointer variable -> the pointer variables assigned from it
+
+    def addresses(e: ir.Expr) -> set[int]:
+        found = set()
+        for n in e.walk():
+            if isinstance(n, ir.Unary) and n.op == "&":
+                root = n.operand
+                while isinstance(root, (ir.Member, ir.Index)) and not (isinstance(root, ir.Member) and root.arrow):
+                    root = root.base
+                if isinstance(root, ir.Name) and root.sym in decls:
+                    found.add(root.sym)
+            elif isinstance(n, ir.Name) and n.sym in decls and "[" in decls[n.sym].type:
+                found.add(n.sym)  # an array decays to a pointer (as an index's base too: harmless)
+        return found
+
+    for n in body.walk():
+        if isinstance(n, ir.VarDecl) and n.init is not None:
+            target, value = n.sym, n.init
+        elif isinstance(n, ir.Assign) and n.op == "=" and isinstance(n.target, ir.Name):
+            target, value = n.target.sym, n.value
+        else:
+            continue
+        for v in addresses(value):
+            holders.setdefault(v, set()).add(target)
+        if target in decls and ("*" in decls[target].type or "[" in decls[target].type):
+            for m in value.walk():
+                if isinstance(m, ir.Name) and m.sym in decls and "*" in decls[m.sym].type:
+                    flows.setdefault(m.sym, set()).add(target)
+    found: set[int] = set()
+    for v, direct in holders.items():
+        reach, stack = set(direct), list(direct)
+        while stack:
+            for w in flows.get(stack.pop(), ()):
+                if w not in reach:
+                    reach.add(w)
+                    stack.append(w)
+        if reach & crossing and v in decls:
+            found.add(v)
+    return found
+
+
 def _loops_in_block_loops(body: ir.Block) -> set[int]:
     """Ids of the thread loops inside block-level loops (they run again after later thread loops)."""
     return {id(n) for s in body.walk() if isinstance(s, (ir.For, ir.While, ir.DoWhile))
@@ -240,7 +289,9 @@ _NOTHING_TO_CONSTRUCT = re.compile(r"^(const |volatile |signed |unsigned |short 
 
 
 def _rewrite_kept_decls(body: ir.Block, storage: dict[int, ir.KeptVar]) -> ir.Block:
-    """Declarations of kept variables become assignments to the bound storage.  One without an
+    """Declarations of kept variables become assignments to the bound storage (of a type that may
+    be a class, ``moccuda::kept_init``: an assignment where the class has one, else a
+    construction in place).  One without an
     initializer, of a type that may be a class, default-constructs its thread's element again
     (``moccuda::default_construct``): the constructor runs in each thread, where the declaration
     is (it may read ``threadIdx`` through ``moccuda::ambient()``), not when the block's storage
@@ -259,7 +310,11 @@ def _rewrite_kept_decls(body: ir.Block, storage: dict[int, ir.KeptVar]) -> ir.Bl
                     if isinstance(s.init, ir.InitList):
                         raise split_unsupported(s.loc, "an initializer list on a variable that lives across "
                                           "__syncthreads()")
-                    s = ir.ExprStmt(ir.Assign("=", ir.Name(s.name, s.sym, loc=s.loc), s.init, loc=s.loc), loc=s.loc)
+                    target = ir.Name(s.name, s.sym, loc=s.loc)
+                    if _NOTHING_TO_CONSTRUCT.search(s.type.strip()):
+                        s = ir.ExprStmt(ir.Assign("=", target, s.init, loc=s.loc), loc=s.loc)
+                    else:  # a class may have no assignment (a reference member): made in place
+                        s = ir.ExprStmt(ir.Call("moccuda::kept_init", (target, s.init), loc=s.loc), loc=s.loc)
                 stmts.append(s)
             return replace(node, stmts=tuple(stmts))
         if isinstance(node, ir.For) and isinstance(node.init, ir.VarDecl) and node.init.sym in storage:

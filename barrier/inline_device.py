@@ -51,13 +51,27 @@ from foundation.passes import PassContext, map_kernels, register
 MAX_DEPTH = 16
 
 
-def synchronizing_functions(bodies: dict[str, ir.DeviceFunction], block_storage: set[str] = frozenset()) -> set[str]:
+def called_functions(fn: ir.DeviceFunction) -> set[str]:
+    """The functions ``fn`` calls: names of non-member functions, keys of member functions'
+    overload sets (``ir.member_key``)."""
+    found = set()
+    for n in fn.body.walk():
+        if isinstance(n, ir.Call):
+            found.add(n.member or ir.callee_name(n.func))
+        elif isinstance(n, ir.IndirectCall) and n.member:
+            found.add(n.member)
+    return found
+
+
+def synchronizing_functions(bodies: dict[str, ir.DeviceFunction], block_storage: set[str] = frozenset(),
+                            members: dict[str, tuple[ir.MemberFunction, ...]] | None = None) -> set[str]:
     """Names of the functions that contain a barrier, directly or through calls; also those
     that use ``__shared__`` variables (``block_storage``: a name of those is enough) and their
-    callers: all of these are inlined."""
-    calls = {name: {ir.callee_name(n.func) for n in fn.body.walk() if isinstance(n, ir.Call)}
-             for name, fn in bodies.items()}
-    found = {name for name, fn in bodies.items() if ir.contains(fn.body, ir.Barrier)
+    callers: all of these are inlined.  ``members``: member functions by the key of their
+    overload set, which is in the answer where one of the set synchronizes."""
+    groups = {name: (fn,) for name, fn in bodies.items()} | dict(members or {})
+    calls = {name: set().union(*map(called_functions, fns)) for name, fns in groups.items()}
+    found = {name for name, fns in groups.items() for fn in fns if ir.contains(fn.body, ir.Barrier)
              or ir.contains(fn.body, ir.WarpCollective) or _writes_volatile_parameter(fn)} | set(block_storage)
     changed = True
     while changed:
@@ -109,6 +123,9 @@ def _argument_type(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> str | None:
     if isinstance(e, ir.Name) and e.sym in symbols:
         type_ = _plain_type(symbols[e.sym].type)
         return None if "[" in type_ or "(" in type_ else type_
+    if isinstance(e, ir.Unary) and e.op == "*" and isinstance(e.operand, ir.Name) and e.operand.sym in symbols:
+        type_ = _plain_type(symbols[e.operand.sym].type)
+        return _plain_type(type_[:-1]) if type_.endswith("*") and "(" not in type_ else None
     if isinstance(e, ir.Cast):
         return _plain_type(e.type)
     if isinstance(e, ir.Index) and isinstance(e.base, ir.Name) and e.base.sym in symbols:
@@ -133,18 +150,122 @@ def parameter_type(type_: str) -> str:
     return f"{element} (*){rest}" if rest else f"{element} *"
 
 
-def _deduce(fn: ir.DeviceFunction, call: ir.Call, names: list[str], symbols: dict[int, ir.Symbol]) -> dict[str, str]:
-    """Type parameters deduced from the call's arguments: a function parameter declared ``T`` (by
-    value, possibly const) takes the type of its argument, when the IR knows it exactly."""
-    args = call.args[len(call.args) - len(fn.params):] if len(call.args) >= len(fn.params) else call.args
+#: An array, or a reference to one: ``float [4]``, ``const Vec (&)[N]``: its element and extent.
+_ARRAY = re.compile(r"^(?:const\s+|volatile\s+)*(.+?)\s*(?:\(\s*[&*]\s*\w*\s*\))?\s*\[([^\[\]]+)\]$")
+
+
+def _deduce(params: tuple[ir.Param, ...], args: tuple[ir.Expr, ...], names: list[str],
+            symbols: dict[int, ir.Symbol]) -> dict[str, str]:
+    """Template parameters deduced from the call's arguments, where the IR knows the argument's
+    type exactly: a function parameter declared ``T`` or ``T &`` (possibly const) takes the
+    argument's type; one declared ``T (&)[N]`` (an array by reference) an array variable's
+    element type and extent."""
+    args = args[len(args) - len(params):] if len(args) >= len(params) else args
     deduced: dict[str, str] = {}
-    for param, arg in zip(fn.params, args):
-        declared = param.type.replace("const ", "").strip()
+    for param, arg in zip(params, args):
+        declared = _plain_type(param.type)
         if declared in names and declared not in deduced:
             found = _argument_type(arg, symbols)
             if found is not None:
                 deduced[declared] = found
+            continue
+        array = _ARRAY.match(param.type.strip())
+        if isinstance(arg, ir.Unary) and arg.op == "*" and isinstance(arg.operand, ir.Name):
+            arg = arg.operand  # a reference parameter of an inlined function: a pointer to an array
+        if array is None or not isinstance(arg, ir.Name) or arg.sym not in symbols:
+            continue
+        given = _ARRAY.match(symbols[arg.sym].type.strip())
+        if given is None:
+            continue
+        for pattern, value in ((_plain_type(array.group(1)), _plain_type(given.group(1))),
+                               (array.group(2).strip(), given.group(2).strip())):
+            if pattern in names and pattern not in deduced:
+                deduced[pattern] = value
     return deduced
+
+
+def _header_params(header: str) -> list[str]:
+    header = header.strip()
+    return _split_top_level(header[header.index("<") + 1:header.rindex(">")]) if header else []
+
+
+def _param_name(param: str) -> str:
+    return param.split("=", 1)[0].split()[-1].lstrip(".")
+
+
+def _type_pattern(names: list[str]) -> re.Pattern:
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+
+
+def _complete(params: list[str], given: list[str], deduced: dict[str, str]) -> list[str]:
+    """The arguments of template parameters ``params``: ``given`` (written), then deduced ones,
+    then defaults (in which the parameters before are replaced by their arguments); as many as
+    could be found."""
+    names = [_param_name(p) for p in params]
+    args = list(given)
+    for name, param in list(zip(names, params))[len(args):]:
+        if name in deduced:
+            args.append(deduced[name])
+        elif "=" in param:
+            bound = dict(zip(names, args))
+            default = param.split("=", 1)[1].strip()
+            args.append(_type_pattern(list(bound)).sub(lambda m: bound[m.group(1)], default) if bound else default)
+        else:
+            break
+    return args
+
+
+def _template_arguments(spelled: str) -> list[str] | None:
+    """The arguments of the last template-id of ``spelled`` (``ns::C<int, N>``: int, N), or None."""
+    spelled = spelled.strip()
+    if not spelled.endswith(">"):
+        return None
+    depth = 0
+    for i in range(len(spelled) - 1, -1, -1):
+        depth += {">": 1, "<": -1}.get(spelled[i], 0)
+        if depth == 0:
+            return _split_top_level(spelled[i + 1:-1])
+    return None
+
+
+def substitute(fn: ir.DeviceFunction, params: list[str], args: list[str]) -> ir.DeviceFunction:
+    """``fn`` with the template parameters ``params`` (as their header declares them) bound to
+    ``args``: they are replaced in every type spelling, and a non-type parameter's uses become
+    its value."""
+    names = [_param_name(p) for p in params]
+    binding = dict(zip(names, args))
+    if not binding:
+        return fn
+    pattern = _type_pattern(names)
+
+    def type_text(text: str) -> str:
+        return pattern.sub(lambda m: binding[m.group(1)], text)
+
+    values = {n for n, p in zip(names, params) if not p.startswith(("typename", "class", "template"))}
+
+    def rewrite(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.Name) and node.name in values:
+            return ir.Literal(f"({binding[node.name]})", loc=node.loc)
+        if isinstance(node, ir.Name) and "::" in node.name:  # C<T>::member
+            return replace(node, name=type_text(node.name))
+        if isinstance(node, (ir.VarDecl, ir.Cast, ir.Construct, ir.Param)):
+            return replace(node, type=type_text(node.type))
+        if isinstance(node, ir.SizeOf) and node.type is not None:
+            return replace(node, type=type_text(node.type))
+        if isinstance(node, ir.Call) and ("<" in node.func or "::" in node.func or node.member):
+            return replace(node, func=type_text(node.func), receiver_type=type_text(node.receiver_type),
+                           template_args=type_text(node.template_args))
+        if isinstance(node, ir.IndirectCall) and node.member:
+            return replace(node, receiver_type=type_text(node.receiver_type), template_args=type_text(node.template_args))
+        if isinstance(node, ir.Member) and "<" in node.member:
+            return replace(node, member=type_text(node.member))
+        if isinstance(node, ir.WarpCollective):
+            return replace(node, type=type_text(node.type))
+        return node
+
+    params_ir = tuple(ir.transform(p, rewrite) for p in fn.params)
+    return replace(fn, return_type=type_text(fn.return_type), params=params_ir,
+                   body=ir.transform(fn.body, rewrite), template="")
 
 
 def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbol]) -> ir.DeviceFunction:
@@ -153,52 +274,61 @@ def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbo
     exactly (a variable ``v`` declared ``float``), replace the parameters in every type spelling,
     and a non-type parameter's uses become its value.  Otherwise the call is a located error
     asking for the arguments."""
-    header = fn.template.strip()
-    params = _split_top_level(header[header.index("<") + 1:header.rindex(">")])
-    names = [p.split("=", 1)[0].split()[-1] for p in params]
+    params = _header_params(fn.template)
+    names = [_param_name(p) for p in params]
     if any("..." in p for p in params):
         raise unsupported(call.loc, f"inlining the variadic function template '{call.func}', which synchronizes")
     written = call.func[call.func.index("<") + 1:call.func.rindex(">")] if "<" in call.func else ""
     if call.template_args:  # the arguments clang resolved the call to, deduced ones included
         written = call.template_args[1:-1]
-    args = _split_top_level(written)
-    deduced = _deduce(fn, call, names, symbols)
-    defaults = [p.split("=", 1)[1].strip() if "=" in p else None for p in params]
-    for name, default in list(zip(names, defaults))[len(args):]:
-        if name in deduced:
-            args.append(deduced[name])
-        elif default is not None:
-            args.append(default)
-        else:
-            break
+    args = _complete(params, _split_top_level(written), _deduce(fn.params, call.args, names, symbols))
     if len(args) != len(names):
         raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes, with "
                           "deduced template arguments (write them: "
                           f"{ir.callee_name(call.func)}<{', '.join(names)}>(...))")
-    binding = dict(zip(names, args))
-    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+    return substitute(fn, params, args)
 
-    def type_text(text: str) -> str:
-        return pattern.sub(lambda m: binding[m.group(1)], text)
 
-    values = {n for n, p in zip(names, params) if not p.startswith(("typename", "class"))}
+def _callee_text(call: ir.Call | ir.IndirectCall) -> str:
+    if isinstance(call, ir.Call):
+        return call.func
+    return f"{call.receiver_type}::{ir.callee_name(call.callee.member)}" if isinstance(call.callee, ir.Member) \
+        else call.receiver_type
 
-    def rewrite(node: ir.Node) -> ir.Node:
-        if isinstance(node, ir.Name) and node.name in values:
-            return ir.Literal(f"({binding[node.name]})", loc=node.loc)
-        if isinstance(node, (ir.VarDecl, ir.Cast, ir.Construct, ir.Param)):
-            return replace(node, type=type_text(node.type))
-        if isinstance(node, ir.SizeOf) and node.type is not None:
-            return replace(node, type=type_text(node.type))
-        if isinstance(node, ir.Call) and "<" in node.func:
-            return replace(node, func=type_text(node.func))
-        if isinstance(node, ir.WarpCollective):
-            return replace(node, type=type_text(node.type))
-        return node
 
-    params_ir = tuple(ir.transform(p, rewrite) for p in fn.params)
-    return replace(fn, return_type=type_text(fn.return_type), params=params_ir,
-                   body=ir.transform(fn.body, rewrite), template="")
+def specialize_member(fn: ir.MemberFunction, call: ir.Call | ir.IndirectCall,
+                      symbols: dict[int, ir.Symbol]) -> ir.MemberFunction:
+    """A member function as the call instantiates it: the class template's parameters bound to
+    the arguments of the object's class as the call spells it (``Exchange<int, B>``, defaults
+    after them), the member template's to those written after its name or deduced from the
+    call's arguments; see :func:`specialize`."""
+    what = _callee_text(call)
+    class_params = _header_params(fn.class_template)
+    member_params = _header_params(fn.template)
+    if any("..." in p for p in class_params + member_params):
+        raise unsupported(call.loc, f"inlining '{what}', a member of a variadic template, which synchronizes")
+    class_args: list[str] = []
+    if class_params:
+        given = _template_arguments(call.receiver_type)
+        if given is None:
+            raise unsupported(call.loc, f"inlining '{what}', which synchronizes, on an object whose class template "
+                              f"arguments cuda2cpu cannot read ('{call.receiver_type}': name the class with them)")
+        class_args = _complete(class_params, given, {})
+        if len(class_args) != len(class_params):
+            raise unsupported(call.loc, f"inlining '{what}', which synchronizes: the arguments of its class "
+                              f"template ('{call.receiver_type}')")
+    fn = substitute(fn, class_params, class_args)
+    if not member_params:
+        return fn
+    names = [_param_name(p) for p in member_params]
+    explicit = _split_top_level(call.template_args[1:-1]) if call.template_args else []
+    own = fn.params[1:] if not fn.static else fn.params
+    args = _complete(member_params, explicit, _deduce(own, call.args, names, symbols))
+    if len(args) != len(names):
+        raise unsupported(call.loc, f"inlining the member function template '{what}', which synchronizes, with "
+                          f"template arguments cuda2cpu cannot deduce (write them: {ir.callee_name(what)}"
+                          f"<{', '.join(names)}>(...))")
+    return substitute(fn, member_params, args)
 
 
 @dataclass
@@ -215,7 +345,11 @@ class Inliner:
     hoisted: list[ir.VarDecl] = field(default_factory=list)
 
     def is_sync_call(self, e: ir.Node) -> bool:
-        return isinstance(e, ir.Call) and ir.callee_name(e.func) in self.sync
+        if isinstance(e, ir.IndirectCall):
+            return bool(e.member) and e.member in self.ctx.member_bodies
+        if not isinstance(e, ir.Call):
+            return False
+        return e.member in self.ctx.member_bodies if e.member else ir.callee_name(e.func) in self.sync
 
     def fresh(self, base: str) -> str:
         name = base
@@ -262,7 +396,7 @@ class Inliner:
         for e in self.loop_parts(s):
             call = next((n for n in e.walk() if self.is_sync_call(n)), None)
             if call is not None:
-                raise unsupported(call.loc, f"a call to '{call.func}' (which synchronizes) in a loop header")
+                raise unsupported(call.loc, f"a call to '{_callee_text(call)}' (which synchronizes) in a loop header")
         if isinstance(s, ir.ExprStmt) and self.is_sync_call(s.expr):
             return self.inline(s.expr, None), None
         pre: list[ir.Stmt] = []
@@ -270,7 +404,7 @@ class Inliner:
         def replace_calls(e: ir.Expr, conditional: bool = False) -> ir.Expr:
             if self.is_sync_call(e):
                 if conditional:
-                    raise unsupported(e.loc, f"a call to '{e.func}' (which synchronizes) that runs only "
+                    raise unsupported(e.loc, f"a call to '{_callee_text(e)}' (which synchronizes) that runs only "
                                       "under a condition")
                 if any(self.is_sync_call(n) for a in e.args for n in a.walk()):
                     raise unsupported(e.loc, "a call to a synchronizing function in the arguments of another")
@@ -311,13 +445,49 @@ class Inliner:
     def inline_value(self, call: ir.Call) -> tuple[ir.Expr, list[ir.Stmt]]:
         fn = self.function(call)
         if fn.return_type.strip() == "void":
-            raise unsupported(call.loc, f"the value of the void function '{call.func}'")
+            raise unsupported(call.loc, f"the value of the void function '{_callee_text(call)}'")
         name = self.fresh(f"{fn.name}_result")
         sym = self.ctx.fresh_sym(name, fn.return_type, "local", call.loc)
         decl = ir.VarDecl(sym, name, fn.return_type, loc=call.loc)
         return ir.Name(name, sym, loc=call.loc), [decl] + self.inline(call, ir.Name(name, sym, loc=call.loc))
 
-    def function(self, call: ir.Call) -> ir.DeviceFunction:
+    def member_function(self, call: ir.Call | ir.IndirectCall) -> ir.MemberFunction:
+        """The member function the call calls, as it instantiates it: among the overloads, those
+        that take as many arguments, then those whose parameters take the arguments whose type
+        the IR spells (a tag ``Int2Type<false>()``: CUB's dispatch)."""
+        what = _callee_text(call)
+        candidates = []
+        for fn in self.ctx.member_bodies[call.member]:
+            own = fn.params if fn.static else fn.params[1:]
+            if len(own) != len(call.args):
+                continue
+            try:
+                candidates.append(specialize_member(fn, call, self.ctx.symbols))
+            except CompileError:
+                if len(self.ctx.member_bodies[call.member]) == 1:
+                    raise
+        if len(candidates) > 1:
+            candidates = [fn for fn in candidates if _takes_spelled_arguments(fn, call.args)]
+        if not candidates and call.member in self.ctx.unreadable_members:
+            first, *rest = self.ctx.unreadable_members[call.member].diagnostics
+            note = Diagnostic("note", call.loc, f"'{what}' is inlined into the kernel here (it synchronizes or uses "
+                                                "__shared__ memory)")
+            raise CompileError([replace(first, notes=first.notes + (note,)), *rest])
+        if len(candidates) != 1:
+            if not candidates and len(self.ctx.member_bodies[call.member]) == 1:
+                raise unsupported(call.loc, f"a call of '{what}', which synchronizes, with default arguments")
+            raise unsupported(call.loc, f"a call of the overloaded member function '{what}', which synchronizes: "
+                              "cuda2cpu cannot tell which overload it calls (give the overloads their own names)")
+        fn = candidates[0]
+        if fn.virtual:
+            raise unsupported(call.loc, f"a call of the virtual member function '{what}', which synchronizes (cuda2cpu "
+                              "inlines such functions into the kernel, which needs the function the call resolves "
+                              "to: make it non-virtual)")
+        return fn
+
+    def function(self, call: ir.Call | ir.IndirectCall) -> ir.DeviceFunction:
+        if call.member:
+            return self.member_function(call)
         name = ir.callee_name(call.func)
         fn = self.ctx.device_bodies.get(name)
         if fn is None and name in self.ctx.unreadable_device_bodies:
@@ -345,25 +515,63 @@ class Inliner:
             self.block_names[key] = (name, self.ctx.fresh_sym(name, decl.type, "shared", decl.loc))
         return self.block_names[key]
 
-    def inline(self, call: ir.Call, result: ir.Name | None) -> list[ir.Stmt]:
+    def receiver(self, call: ir.Call | ir.IndirectCall,
+                 fn: ir.DeviceFunction) -> tuple[list[ir.Stmt], tuple[ir.Expr, ...], ir.Expr | None]:
+        """What binds a member function's ``self`` (``this``): the argument ``&obj`` for
+        ``obj.f()``, ``p`` for ``p->f()``.  A temporary object (``C(s).f()``) is declared first,
+        and ``self`` stands for its address (no pointer to it is kept: the object itself lives
+        across the body's barriers).  Nothing for a static member function."""
+        if not isinstance(fn, ir.MemberFunction) or fn.static:
+            return [], (), None
+        if not isinstance(call, ir.IndirectCall) or not isinstance(call.callee, ir.Member):
+            raise unsupported(call.loc, f"a call of the member function '{_callee_text(call)}' without an object")
+        obj = call.callee.base
+        if call.callee.arrow:
+            return [], (obj,), None
+        if _is_lvalue(obj, self.ctx.symbols):
+            return [], (ir.Unary("&", obj, loc=obj.loc),), None
+        name = self.fresh(f"{fn.name}_object")
+        type_ = fn.params[0].type.rstrip().rstrip("*").rstrip()
+        sym = self.ctx.fresh_sym(name, type_, "local", call.loc)
+        return [ir.VarDecl(sym, name, type_, obj, loc=obj.loc)], (), \
+            ir.Unary("&", ir.Name(name, sym, loc=obj.loc), loc=obj.loc)
+
+    def inline(self, call: ir.Call | ir.IndirectCall, result: ir.Name | None) -> list[ir.Stmt]:
         fn = self.function(call)
         if self.depth >= MAX_DEPTH:
-            raise unsupported(call.loc, f"recursion through '{call.func}', which synchronizes")
+            raise unsupported(call.loc, f"recursion through '{_callee_text(call)}', which synchronizes")
         body = ir.as_block(fn.body)
         early_return = any(isinstance(n, ir.Return) and not (body.stmts and n is body.stmts[-1]) for n in body.walk())
-        args = call.args[len(call.args) - len(fn.params):] if len(call.args) >= len(fn.params) else call.args
+        before, bound_self, self_value = self.receiver(call, fn)
+        if self_value is not None:  # `self` stands for the temporary object's address
+            fn = replace(fn, params=fn.params[1:],
+                         body=ir.transform(fn.body, lambda n: self_value if isinstance(n, ir.Name)
+                                           and n.sym == fn.params[0].sym else n))
+            body = ir.as_block(fn.body)
+        args = bound_self + (call.args[len(call.args) - (len(fn.params) - len(bound_self)):]
+                             if len(call.args) + len(bound_self) >= len(fn.params) else call.args)
         if len(args) != len(fn.params):
             raise unsupported(call.loc, f"a call to '{fn.name}' with default arguments, which synchronizes")
         renamed: dict[int, tuple[str, int]] = {}
+        # A reference parameter bound to an object is a pointer to it (uses read through it): a
+        # reference cannot be kept per thread across a barrier, a pointer can.  One bound to a
+        # temporary (a const reference) is a copy of it.
+        param_types = {p.sym: _bound_parameter_type(p.type, a, self.ctx.symbols) for p, a in zip(fn.params, args)}
+        through_pointer = {p.sym for p in fn.params if param_types[p.sym] != parameter_type(p.type)
+                           and _is_reference(p.type) and _is_lvalue(dict(zip((q.sym for q in fn.params), args))[p.sym],
+                                                                     self.ctx.symbols)}
         for n in list(fn.params) + [d for d in body.walk() if isinstance(d, ir.VarDecl)]:
             if isinstance(n, ir.VarDecl) and n.storage != "auto":
                 renamed[n.sym] = self.block_variable(n)
                 continue
             new_name = self.fresh(n.name)
-            type_ = parameter_type(n.type) if isinstance(n, ir.Param) else n.type
+            type_ = param_types[n.sym] if isinstance(n, ir.Param) else n.type
             renamed[n.sym] = (new_name, self.ctx.fresh_sym(new_name, type_, "local", n.loc))
 
         def rename(node: ir.Node) -> ir.Node:
+            if isinstance(node, ir.Name) and node.sym in through_pointer:
+                pointer = replace(node, name=renamed[node.sym][0], sym=renamed[node.sym][1])
+                return ir.Unary("*", pointer, loc=node.loc)
             if isinstance(node, ir.Name) and node.sym in renamed:
                 return replace(node, name=renamed[node.sym][0], sym=renamed[node.sym][1])
             if isinstance(node, ir.VarDecl) and node.sym in renamed:
@@ -387,14 +595,59 @@ class Inliner:
             if ret.value is not None:
                 stmts.append(ir.ExprStmt(ir.Assign("=", result, ret.value, loc=ret.loc) if result is not None
                                          else ret.value, loc=ret.loc))
-        params = [ir.VarDecl(renamed[p.sym][1], renamed[p.sym][0], parameter_type(p.type), a, loc=call.loc)
+        params = [ir.VarDecl(renamed[p.sym][1], renamed[p.sym][0], param_types[p.sym],
+                             ir.Unary("&", a, loc=a.loc) if p.sym in through_pointer else a, loc=call.loc)
                   for p, a in zip(fn.params, args)]
         self.depth += 1
         try:
-            inner = self.stmts(tuple(params + stmts))
+            inner = self.stmts(tuple(before + params + stmts))
         finally:
             self.depth -= 1
         return [ir.Block(inner, loc=call.loc)]
+
+
+def _is_reference(type_: str) -> bool:
+    type_ = type_.strip()
+    return (type_.endswith("&") and not type_.endswith("&&")) or bool(re.search(r"\(\s*&\s*\)", type_))
+
+
+def _bound_parameter_type(type_: str, arg: ir.Expr, symbols: dict[int, ir.Symbol]) -> str:
+    """The type an inlined function's parameter is declared with: an array is a pointer
+    (:func:`parameter_type`); a reference bound to an object a pointer to it (``T &`` ->
+    ``T *``, ``T (&)[N]`` -> ``T (*)[N]``), one bound to a temporary a value."""
+    if not _is_reference(type_):
+        return parameter_type(type_)
+    if not _is_lvalue(arg, symbols):
+        return re.sub(r"\(\s*&\s*\)", "", type_).rstrip().rstrip("&").rstrip()
+    if type_.strip().endswith("&"):
+        return type_.strip()[:-1].rstrip() + " *"
+    return re.sub(r"\(\s*&\s*\)", "(*)", type_)
+
+
+def _is_lvalue(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> bool:
+    """Does ``e`` name an object (whose address ``this`` can be), not a temporary?"""
+    if isinstance(e, ir.Name):
+        return True
+    if isinstance(e, ir.Index) or (isinstance(e, ir.Unary) and e.op == "*"):
+        return True
+    if isinstance(e, ir.Member):
+        return e.arrow or _is_lvalue(e.base, symbols)
+    return False
+
+
+def _normalized(type_: str) -> str:
+    type_ = re.sub(r"\(\s*([\w:]+)\s*\)", r"\1", type_)
+    return re.sub(r"\s+", "", _plain_type(type_.replace("typename ", "")))
+
+
+def _takes_spelled_arguments(fn: ir.MemberFunction, args: tuple[ir.Expr, ...]) -> bool:
+    """Can ``fn`` take ``args`` as far as the IR spells their types: does a parameter that takes
+    a constructed object (a tag ``Int2Type<false>()``) have the object's type?"""
+    own = fn.params if fn.static else fn.params[1:]
+    for param, arg in zip(own, args):
+        if isinstance(arg, ir.Construct) and _normalized(arg.type) != _normalized(param.type):
+            return False
+    return True
 
 
 def _returns_as_flag(stmts: tuple[ir.Stmt, ...], result: ir.Name | None, flag: ir.Name,
@@ -452,17 +705,17 @@ class InlineDevice:
 
     def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
         sync = set(ctx.synchronizing) | synchronizing_functions(ctx.device_bodies)
-        if not sync:
+        if not sync and not ctx.member_bodies:
             return program
         return map_kernels(program, lambda k: self.kernel(k, ctx, sync))
 
     def kernel(self, kernel: ir.Kernel, ctx: PassContext, sync: set[str]) -> ir.Kernel:
         grid = ir.grid_loop(kernel)
         assert grid is not None, "inline-device runs after parallel-loops"
-        if not any(isinstance(n, ir.Call) and ir.callee_name(n.func) in sync for n in grid.walk()):
-            return kernel
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         inliner = Inliner(ctx, sync, used)
+        if not any(map(inliner.is_sync_call, grid.walk())):
+            return kernel
         stmts = tuple(inliner.inside(s) if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
         static = tuple(d for d in inliner.hoisted if d.storage == "shared")
         dynamic = tuple(d for d in inliner.hoisted if d.storage == "shared_dynamic")

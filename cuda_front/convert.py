@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import clang.cindex as ci
 
 from cuda_front import clang_ext
 from cuda_front.clang_ext import location, tokens_text
-from cuda_front import warp_front
+from cuda_front import members, warp_front
 from foundation import ir
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, error, unsupported
 
@@ -127,6 +128,8 @@ class Converter:
         # the function being converted.
         self.local_types: list[ir.LocalType] = []
         self.function: ci.Cursor | None = None
+        #: The class of the member function being converted (``member_function``), else None.
+        self.member_context: members.MemberContext | None = None
 
     # ---------------------------------------------------------------------------- functions
 
@@ -139,6 +142,29 @@ class Converter:
                          qualifiers=_qualifiers(cursor), template_args=template_arguments(cursor),
                          specialization=specialization, local_types=tuple(self.local_types), loc=location(cursor))
 
+    def member_function(self, cursor: ci.Cursor) -> ir.MemberFunction:
+        """A member function of a class of the program, for inlining (``ir.MemberFunction``): a
+        non-static one gets the first parameter ``self`` for ``this``."""
+        loc = location(cursor)
+        self_sym = symbol_id(cursor) + 1  # declarations' ids are addresses: never odd
+        context = members.MemberContext.of(cursor, self_sym)
+        self.member_context = context
+        try:
+            params = self.params(cursor)
+            if not context.static:
+                self_type = f"{context.text} *"
+                self.symbols[self_sym] = ir.Symbol(self_sym, "self", self_type, "param", loc)
+                params = (ir.Param(self_sym, "self", self_type, loc=loc),) + params
+            params = tuple(replace(p, type=self.type_text(p.type)) for p in params)
+            body = self.function_body(cursor)
+            return_type = "void" if cursor.kind == K.CONSTRUCTOR else self.type_text(cursor.result_type.spelling)
+            return ir.MemberFunction(cursor.spelling, return_type, params, body,
+                                     template=members.member_header(cursor), class_text=context.text,
+                                     class_template=members.class_header(context.cls), static=context.static,
+                                     virtual=cursor.is_virtual_method(), loc=loc)
+        finally:
+            self.member_context = None
+
     def device_function(self, cursor: ci.Cursor) -> ir.DeviceFunction:
         return ir.DeviceFunction(cursor.spelling, cursor.result_type.spelling, self.params(cursor),
                                  self.function_body(cursor), template=template_header(cursor),
@@ -150,6 +176,8 @@ class Converter:
             if child.kind != K.PARM_DECL:
                 continue
             name = child.spelling
+            if not name and self.member_context is not None:
+                name = f"unnamed_{len(params)}"  # a tag (CUB's Int2Type<false>): never read
             if not name:
                 raise unsupported(location(child), "an unnamed kernel parameter")
             sym = symbol_id(child)
@@ -172,6 +200,8 @@ class Converter:
         (whole identifiers only, not members or qualified names such as ``Traits::real``)."""
         for alias, namespace in self.namespace_aliases.items():
             spelling = re.sub(r"(?<![\w:.>])" + re.escape(alias) + r"(?=\s*::)", namespace, spelling)
+        if self.member_context is not None:
+            spelling = self.member_context.qualify_types(spelling)
         if not self.local_aliases:
             return spelling
         pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_aliases)) + r")\b"
@@ -508,7 +538,9 @@ class Converter:
         if kind in (K.CXX_NEW_EXPR, K.CXX_DELETE_EXPR):
             raise unsupported(loc, "new/delete in device code")
         if kind == K.CXX_THIS_EXPR:
-            raise unsupported(loc, "'this' in device code")
+            if self.member_context is None:
+                raise unsupported(loc, "'this' in device code")
+            return self.member_context.self_name(loc)
         if kind == K.CXX_THROW_EXPR:
             raise unsupported(loc, "throw in device code")
         if kind == K.StmtExpr:
@@ -566,7 +598,14 @@ class Converter:
             sym = symbol_id(ref)
             if sym not in self.symbols:
                 self.symbols[sym] = ir.Symbol(sym, name, ref.type.spelling, _global_kind(ref), location(ref))
-        return ir.Name(self.type_text(_qualified_name(cursor)), sym, loc=loc)
+        written = self.type_text(_qualified_name(cursor))
+        context = self.member_context
+        if context is not None and "::" not in written and ref is not None \
+                and ref.kind in (K.VAR_DECL, K.ENUM_CONSTANT_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE) and context.owns(ref):
+            # A static member or an enumerator of the class, spelled through it (inlined, the
+            # code is no longer in the class's scope).
+            written = f"{context.text}::{written}"
+        return ir.Name(written, sym, loc=loc)
 
     def namespace_shared_decl(self, ref: ci.Cursor) -> ir.VarDecl:
         """The per-block declaration that stands for the namespace-scope ``__shared__`` variable
@@ -588,6 +627,9 @@ class Converter:
     def member(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
         bases = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if not bases and self.member_context is not None:
+            name = cursor.spelling or tokens_text(clang_ext.written_tokens(cursor) or [])
+            return ir.Member(self.member_context.self_name(loc), name, True, loc=loc)
         if not bases:
             raise unsupported(loc, "an implicit member access (this->member) in device code")
         base_cursor = bases[0]
@@ -661,6 +703,9 @@ class Converter:
             operands = args or tuple(self.expr(c) for c in children[1:]
                                      if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF))
             return ir.Construct(self.type_text(callee_cursor.spelling), operands, loc=loc)
+        member_call = self.member_call(cursor, callee_cursor, args)
+        if member_call is not None:
+            return member_call
         callee = self.expr(callee_cursor)
         if isinstance(callee, ir.Name):
             if callee.name in UNSUPPORTED_CALLS:
@@ -673,6 +718,87 @@ class Converter:
                 return ir.Call(ir.DEVICE_CLOCK, (), loc=loc)
             return ir.Call(callee.name, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
+
+    def member_call(self, cursor: ci.Cursor, callee_cursor: ci.Cursor, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
+        """A call of a member function of a class of the program (``obj.f(a)``, ``p->f(a)``,
+        ``C<T>::f(a)``, ``f(a)`` in a member function), marked with the key of its overload set
+        and the object's class as spelled, so that ``inline-device`` can inline it where it
+        synchronizes; None for any other call."""
+        loc = location(cursor)
+        while callee_cursor.kind == K.UNEXPOSED_EXPR and len(list(callee_cursor.get_children())) == 1:
+            callee_cursor = next(iter(callee_cursor.get_children()))  # a static member's decay to a pointer
+        kind = callee_cursor.kind
+        context = self.member_context
+        written_args = _written_template_arguments(callee_cursor)
+        if kind == K.MEMBER_REF_EXPR:
+            bases = [c for c in callee_cursor.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF,
+                                                                              K.NAMESPACE_REF)]
+            if not bases or (bases[0].kind == K.OVERLOADED_DECL_REF and len(bases) == 1):
+                # f(a) in a member function: this->f(a)
+                if context is None:
+                    return None
+                name = callee_cursor.spelling or (bases[0].spelling if bases else _last_identifier(callee_cursor))
+                return self.implicit_member_call(name, args, written_args, loc)
+            base = bases[0]
+            cls = members.class_of_type(base.type)
+            if cls is None:
+                return None
+            name = callee_cursor.spelling or _dependent_member_name(callee_cursor, base)
+            callee = ir.Member(self.expr(base), name + written_args, _is_arrow(callee_cursor, base), loc=loc)
+            return ir.IndirectCall(callee, args, member=ir.member_key(cls.get_usr(), name),
+                                   receiver_type=self.receiver_type(base, cls), template_args=written_args, loc=loc)
+        if kind not in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF):
+            return None
+        ref = callee_cursor.referenced
+        cls = None
+        if ref is not None and members.is_member_function(ref):
+            cls = members.pattern_class(ref.semantic_parent)
+        elif kind == K.OVERLOADED_DECL_REF and context is not None and any(map(context.owns, _overloads(callee_cursor))):
+            cls = context.cls
+        elif ref is None:
+            template = next((c.referenced for c in callee_cursor.get_children() if c.kind == K.TEMPLATE_REF), None)
+            cls = members.pattern_class(template) if template is not None else None
+        if cls is None:
+            return None
+        written = self.type_text(_qualified_name(callee_cursor))
+        start = _name_start(written)
+        name = written[start:].split("<", 1)[0].strip()
+        key = ir.member_key(cls.get_usr(), name)
+        if start < len(written):  # C<T>::f(a)
+            sym = symbol_id(ref) if ref is not None and ref.kind.is_declaration() else 0
+            return ir.Call(written, args, sym, template_args=written_args or _instantiated_arguments(ref), member=key,
+                           receiver_type=written[:start - 2], loc=loc)
+        if context is None or context.cls.get_usr() != cls.get_usr():
+            return None
+        return self.implicit_member_call(name, args, written_args, loc)
+
+    def implicit_member_call(self, name: str, args: tuple[ir.Expr, ...], template_args: str,
+                             loc: SourceLoc) -> ir.IndirectCall:
+        """``f(a)`` in a member function of ``f``'s class: ``self->f(a)`` (the inliner drops the
+        object where ``f`` is static)."""
+        context = self.member_context
+        key = ir.member_key(context.cls.get_usr(), name)
+        if context.static:  # only a static member can be called so
+            return ir.Call(f"{context.text}::{name}{template_args}", args, member=key, receiver_type=context.text,
+                           template_args=template_args, loc=loc)
+        self_name = ir.Name("self", context.self_sym, loc=loc)
+        return ir.IndirectCall(ir.Member(self_name, name + template_args, True, loc=loc), args,
+                               member=ir.member_key(context.cls.get_usr(), name), receiver_type=context.text,
+                               template_args=template_args, loc=loc)
+
+    def receiver_type(self, base: ci.Cursor, cls: ci.Cursor) -> str:
+        """The class of the object ``base`` (or that it points to) as the source spells it
+        (``Exchange<int, B>``), for the inliner to read the class template's arguments from."""
+        spelled = self.type_text(base.type.spelling)
+        spelled = re.sub(r"^(const|volatile)\s+|\s*(\*|&&|&|\bconst\b|\bvolatile\b)\s*$", "", spelled.strip())
+        while spelled != (stripped := re.sub(r"\s*(\*|&&|&|\bconst\b|\bvolatile\b)\s*$", "", spelled).strip()):
+            spelled = stripped
+        if cls.kind == K.CLASS_TEMPLATE and "<" not in spelled:
+            canonical = base.type.get_canonical()
+            while canonical.kind in (ci.TypeKind.POINTER, ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE):
+                canonical = canonical.get_pointee().get_canonical()
+            spelled = re.sub(r"^(const|volatile)\s+", "", canonical.spelling)
+        return spelled
 
     def statement_expression(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         """A GNU statement expression that names values and computes one from them, the
@@ -727,6 +853,10 @@ class Converter:
     def functional_cast(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         loc = location(cursor)
         exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        opening = _opening_after_type(cursor)
+        if opening is not None:
+            # C<T, 4>(x): the template's non-type arguments are children too, before the parenthesis.
+            exprs = [c for c in exprs if c.extent.end.offset > opening]
         type_name = self.type_text(cursor.type.spelling)
         if len(exprs) == 1:
             inner = exprs[0]
@@ -872,6 +1002,65 @@ def _instantiated_arguments(ref: ci.Cursor | None) -> str:
         else:
             return ""
     return "<" + ", ".join(args) + ">"
+
+
+def _opening_after_type(cursor: ci.Cursor) -> int | None:
+    """Where the ``(`` or ``{`` after the type of ``T<...>(x)`` is (an offset), or None."""
+    tokens = clang_ext.written_tokens(cursor)
+    if not tokens or clang_ext.expanded_from_macro(cursor):
+        return None
+    depth = 0
+    for tok in tokens:
+        depth += {"<": 1, ">": -1, ">>": -2}.get(tok.spelling, 0)
+        if tok.spelling in ("(", "{") and depth <= 0:
+            return tok.extent.start.offset
+    return None
+
+
+def _written_template_arguments(callee: ci.Cursor) -> str:
+    """The template arguments written after a member function's name (``obj.f<true, 4>(x)``:
+    ``<true, 4>``), or ""."""
+    tokens = clang_ext.written_tokens(callee)
+    if not tokens:
+        return ""
+    spelled = [t.spelling for t in tokens]
+    if not spelled or spelled[-1] not in (">", ">>"):
+        return ""
+    depth, i = 0, len(spelled) - 1
+    while i >= 0:
+        depth += {">": 1, ">>": 2, "<": -1}.get(spelled[i], 0)
+        if depth <= 0:
+            break
+        i -= 1
+    if i <= 0 or not (spelled[i - 1][:1].isalpha() or spelled[i - 1][:1] == "_"):
+        return ""
+    return "<" + tokens_text(tokens[i + 1:-1]).replace(",", ", ") + ">"
+
+
+def _last_identifier(cursor: ci.Cursor) -> str:
+    tokens = [t for t in clang_ext.written_tokens(cursor) or [] if t.kind == ci.TokenKind.IDENTIFIER]
+    if not tokens:
+        raise unsupported(location(cursor), "a member function call spelled by a macro")
+    return tokens[0].spelling if len(tokens) == 1 else tokens[-1].spelling
+
+
+def _overloads(cursor: ci.Cursor) -> list[ci.Cursor]:
+    count = ci.conf.lib.clang_getNumOverloadedDecls(cursor)
+    return [ci.conf.lib.clang_getOverloadedDecl(cursor, i) for i in range(count)]
+
+
+def _name_start(qualified: str) -> int:
+    """Where the last name of ``C<T>::f<U>`` starts (the ``::`` before it ends there)."""
+    depth = 0
+    for i in range(len(qualified) - 1, 0, -1):
+        ch = qualified[i]
+        if ch == ">":
+            depth += 1
+        elif ch == "<":
+            depth -= 1
+        elif depth == 0 and qualified[i - 1:i + 1] == "::":
+            return i + 1
+    return len(qualified)
 
 
 def _constant_truth(cond: ci.Cursor) -> bool | None:

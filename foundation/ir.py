@@ -145,6 +145,10 @@ class Call(Expr):
     #: A call of a function template: the template arguments clang deduced (or that were written),
     #: ``<int, 3>``; "" otherwise or where they depend on the caller's own template parameters.
     template_args: str = ""
+    #: A call of a static member function of a class of the program (``C<T>::f(x)``): the key of
+    #: its overload set (:func:`member_key`), and the class as the call spells it (``C<T>``).
+    member: str = ""
+    receiver_type: str = ""
 
 
 #: The callee of a failing device ``assert`` (the front end's translation of ``__assert_fail`` in
@@ -158,10 +162,17 @@ DEVICE_CLOCK = "moccuda::clock_ticks"
 
 @dataclass(frozen=True)
 class IndirectCall(Expr):
-    """A call through an expression (a function pointer or a callable object)."""
+    """A call through an expression (a function pointer or a callable object), or of a member
+    function (``callee`` is then a :class:`Member`: ``obj.f``, ``p->f``, ``this->f``)."""
 
     callee: Expr
     args: tuple[Expr, ...]
+    #: A call of a member function of a class of the program: the key of its overload set
+    #: (:func:`member_key`), the object's class as spelled (``Exchange<int, B>``) and the template
+    #: arguments written after the function's name (``<true, false>``), if any.
+    member: str = ""
+    receiver_type: str = ""
+    template_args: str = ""
 
 
 @dataclass(frozen=True)
@@ -456,6 +467,27 @@ class DeviceFunction(Node):
     builtins: tuple[str, ...] = ()
     template: str = ""
     qualifiers: str = ""
+
+
+@dataclass(frozen=True)
+class MemberFunction(DeviceFunction):
+    """A member function of a class of the program, for inlining where it synchronizes.  A
+    non-static one has a first parameter ``self`` (``this``), a pointer to ``class_text``; its
+    body reads the members through it (``self->m``).  ``class_text`` is the class as its own
+    members name it, with its template parameters (``::ns::Exchange<T, N>``), ``class_template``
+    the class's template header ("" for a class that is not a template), ``template`` the member
+    template's own."""
+
+    class_text: str = ""
+    class_template: str = ""
+    static: bool = False
+    virtual: bool = False
+
+
+def member_key(class_usr: str, name: str) -> str:
+    """The key of the overload set ``name`` of the class whose (primary template's) USR is
+    ``class_usr``."""
+    return f"{class_usr}::{name}"
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,11 @@ class PassContext:
     #: Why the body of a ``__device__`` function (by name) could not be converted: inlining it
     #: reports that error.
     unreadable_device_bodies: dict[str, CompileError] = field(default_factory=dict)
+    #: IR of the member functions of the program's classes that synchronize, by the key of their
+    #: overload set (``ir.member_key``): ``inline-device`` inlines their calls; also why one of
+    #: them could not be converted.
+    member_bodies: dict[str, tuple[ir.MemberFunction, ...]] = field(default_factory=dict)
+    unreadable_members: dict[str, CompileError] = field(default_factory=dict)
     #: Member functions of the translation unit declare ``extern __shared__`` arrays: every
     #: kernel binds its blocks' dynamic shared memory (``GridLoop.binds_dynamic_shared``).
     binds_dynamic_shared: bool = False

@@ -205,7 +205,10 @@ SYSTEM_LINK_FLAGS = ["-lm", "-pthread", "-ldl", "-rdynamic"]
 #: and writes one type through a pointer to another (``reinterpret_cast<float *>(&packed)[k] = x``
 #: on a local ``uint4`` in fp16/bf16 kernels) and nvcc compiles that as written; g++'s strict
 #: aliasing (on from -O2) lets it drop such stores, so the translation is compiled without it.
-TRANSLATION_COMPILE_FLAGS = ["-fno-strict-aliasing"]
+#: A member function that synchronizes is inlined into the kernels (``inline-device``), where its
+#: body names the class's private members and types: nvcc has checked the access already, so the
+#: translation is compiled without access control.
+TRANSLATION_COMPILE_FLAGS = ["-fno-strict-aliasing", "-fno-access-control"]
 
 
 def link_flags(kind: str = "static") -> list[str]:

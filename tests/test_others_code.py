@@ -204,21 +204,63 @@ def test_parameter_packs_in_a_variadic_kernel(tmp_path):
     _passes(tmp_path, "parameter_packs.cu")
 
 
-@covers("Kernels and memory", "__syncthreads() or a warp collective in a member function", status="not supported",
-        note="located error: make it a non-member __device__ function (inlined into the kernel)")
+@covers("Kernels and memory", "__syncthreads() in a member function (of a class template, a member template, "
+        "static), called on an object, a pointer, a temporary or this",
+        note="inlined into the kernel as non-member synchronizing functions are, this bound to the object; the "
+             "translation is compiled with -fno-access-control (the inlined body names private members)")
+@covers("Kernels and memory", "overloaded member functions chosen by a tag argument (CUB's Int2Type<false>())")
+@covers("Kernels and memory", "a class-type local without default constructor or assignment kept across "
+        "__syncthreads()", note="made in place in the thread's storage (moccuda::kept_init)")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_synchronizing_member_functions_are_inlined(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "synchronizing_member_functions.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Kernels and memory", "a pointer to a local kept across __syncthreads() (S s; S *p = &s; ... p->x)",
+        note="the local is kept per thread too")
+def test_a_local_pointed_to_across_a_barrier_is_kept(tmp_path):
+    _passes(tmp_path, "pointer_to_local_across_barrier.cu")
+
+
 @pytest.mark.parametrize("call", ["__syncthreads()", "__syncwarp()", "(void)__shfl_xor_sync(0xffffffffu, 1, 1)"])
-def test_synchronization_in_a_member_function_is_a_located_error(tmp_path, call):
+def test_synchronization_in_a_member_function_called_on_a_temporary(tmp_path, call):
     cu = tmp_path / "member.cu"
-    cu.write_text("template <int N> struct Exchange {\n"
+    cu.write_text("#include <cstdio>\n"
+                  "template <int N> struct Exchange {\n"
                   "  int *slots;\n"
                   f"  __device__ void swap(int v) {{ slots[threadIdx.x] = v; {call}; }}\n"
                   "};\n"
-                  "__global__ void k(int *p) { Exchange<32>{p}.swap(1); }\n"
-                  "int main() { return 0; }\n")
+                  "__global__ void k(int *p) { Exchange<32>{p}.swap(threadIdx.x + 1); }\n"
+                  "int main() { int *d, h[32]; cudaMalloc(&d, sizeof h); k<<<1, 32>>>(d);\n"
+                  "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost); int ok = 1;\n"
+                  "  for (int i = 0; i < 32; i++) ok &= h[i] == i + 1; printf(ok ? \"PASS\\n\" : \"FAIL\\n\"); }\n")
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+MEMBERS_NOT_INLINED = {
+    "virtual": ("struct B {\n  int *s;\n  __device__ virtual void f(int v) { s[threadIdx.x] = v; __syncthreads(); }\n};\n"
+                "__global__ void k(int *p) { B b; b.s = p; b.f(1); }\n",
+                "member.cu:3:27: error: the virtual member function 'f', which synchronizes"),
+    "constructor": ("struct B {\n  int *s;\n  __device__ B(int *p) : s(p) { s[threadIdx.x] = 1; __syncthreads(); }\n};\n"
+                    "__global__ void k(int *p) { B b(p); }\n",
+                    "member.cu:3:14: error: a constructor of 'B' that synchronizes"),
+    "lambda": ("__global__ void k(int *p) {\n  auto f = [&](int v) { p[threadIdx.x] = v; __syncthreads(); };\n  f(1);\n}\n",
+               "member.cu:2:12: error: a lambda in device code"),
+}
+
+
+@covers("Kernels and memory", "__syncthreads() in a virtual member function, a constructor or a lambda",
+        status="not supported", note="located error naming the construct and what to do")
+@pytest.mark.parametrize("kind", sorted(MEMBERS_NOT_INLINED))
+def test_synchronizing_members_that_cannot_be_inlined_are_located_errors(tmp_path, kind):
+    source, expected = MEMBERS_NOT_INLINED[kind]
+    cu = tmp_path / "member.cu"
+    cu.write_text(source + "int main() { return 0; }\n")
     built = run_cli(cu, "-o", tmp_path / "member")
-    name = call.removeprefix("(void)").split("(")[0]
-    assert built.returncode == 1 and f"member.cu:3:" in built.stderr, built.stderr
-    assert f"error: {name}() in a member function" in built.stderr and "Traceback" not in built.stderr, built.stderr
+    assert built.returncode == 1 and expected in built.stderr and "Traceback" not in built.stderr, built.stderr
 
 
 @covers("Cooperative groups", "cg::coalesced_threads() and coalesced_group (size, num_threads, thread_rank, sync, "
@@ -282,22 +324,10 @@ def test_early_returns_in_inlined_synchronizing_functions(tmp_path, lowering):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
-@covers("Kernels and memory", "a member function calling a __device__ function that synchronizes",
-        status="not supported", note="located error: call it from the kernel or a non-member __device__ function")
-def test_member_function_calling_a_synchronizing_function_is_a_located_error(tmp_path):
-    cu = tmp_path / "member_calls.cu"
-    cu.write_text("template <int W> __device__ float lanes_sum(float v) {\n"
-                  "  for (int m = W / 2; m > 0; m /= 2) v += __shfl_xor_sync(0xffffffffu, v, m);\n"
-                  "  return v;\n"
-                  "}\n"
-                  "template <int W> struct Dot {\n"
-                  "  static __device__ float of(float a, float b) { return lanes_sum<W>(a * b); }\n"
-                  "};\n"
-                  "__global__ void k(float *p) { p[threadIdx.x] = Dot<32>::of(p[threadIdx.x], 2.0f); }\n"
-                  "int main() { return 0; }\n")
-    built = run_cli(cu, "-o", tmp_path / "member_calls")
-    assert built.returncode == 1 and "member_calls.cu:6:" in built.stderr, built.stderr
-    assert "error: a call of 'lanes_sum', which synchronizes" in built.stderr, built.stderr
+@covers("Kernels and memory", "a static member function of a class template calling a __device__ function template "
+        "that synchronizes (vLLM's Qk_dot<T, G>::dot(q, k) over warp shuffles)")
+def test_member_function_calling_a_synchronizing_function(tmp_path):
+    _passes(tmp_path, "member_calling_warp_reduction.cu")
 
 
 @covers("Kernels and memory", "GNU statement expression naming values without side effects (PPCG's min/max macros)",

@@ -23,7 +23,7 @@ from pathlib import Path
 import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
-from cuda_front import clang_ext, launch_sites
+from cuda_front import clang_ext, launch_sites, members
 from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, inline_assembly_error,
                                 is_builtin_decl, is_namespace_shared, location, specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
@@ -115,7 +115,7 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
                 visit(c)
             elif c.kind == K.INCLUSION_DIRECTIVE:
                 scan.includes.append(c)
-            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and not members.is_member_function(c):
                 attrs = _attrs(c)
                 if K.CUDAGLOBAL_ATTR in attrs:
                     (scan.kernels if c.is_definition() else scan.kernel_prototypes).append(c)
@@ -244,6 +244,84 @@ def _block_static(stmt: ci.Cursor, var: ci.Cursor) -> list[tuple[str, Edit]]:
             (file.name, Edit(after, after, " moccuda::block_storage_check();"))]
 
 
+# ------------------------------------------------------------------------ member functions
+
+
+@dataclass
+class MemberFunctions:
+    """The ``__device__`` member functions defined in the user's files, by the key of their
+    overload set (``ir.member_key``), and what inlining the synchronizing ones needs."""
+
+    definitions: dict[str, list[ci.Cursor]] = field(default_factory=dict)
+    bodies: dict[str, tuple[ir.MemberFunction, ...]] = field(default_factory=dict)
+    unreadable: dict[str, CompileError] = field(default_factory=dict)
+
+
+def member_functions(scan: UnitScan, converter: Converter) -> MemberFunctions:
+    """Every ``__device__`` member function defined in the user's files (in its class or
+    outside it), converted for the inliner; a body the converter cannot represent gives its
+    error to ``unreadable`` (reported where a kernel inlines it)."""
+    found = MemberFunctions()
+    pending = list(scan.others)
+    while pending:
+        c = pending.pop()
+        if c.kind in members.CLASS_KINDS or c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            pending.extend(c.get_children())
+        elif members.is_member_function(c) and c.is_definition() and K.CUDADEVICE_ATTR in _attrs(c) \
+                and _is_user(c):
+            cls = members.pattern_class(c.semantic_parent)
+            if cls is not None:
+                found.definitions.setdefault(ir.member_key(cls.get_usr(), c.spelling), []).append(c)
+    for key, definitions in found.definitions.items():
+        bodies = []
+        for c in definitions:
+            try:
+                bodies.append(converter.member_function(c))
+            except CompileError as e:
+                found.unreadable.setdefault(key, e)
+        found.bodies[key] = tuple(bodies)
+    return found
+
+
+def inlined_member_edits(found: MemberFunctions, inlined: set[str]) -> tuple[list[tuple[str, Edit]], list[Diagnostic]]:
+    """The member functions that synchronize are inlined into the kernels: their bodies, kept
+    as written, would hold barriers and warp intrinsics that g++ does not know, so each becomes
+    ``{ __builtin_trap(); }`` (no kept code calls one: ``builtins_in_kept_code`` refuses that).
+    The edits, and a located error for each that cannot be inlined (a virtual function, a
+    constructor)."""
+    edits, errors = [], []
+    for key in sorted(inlined & set(found.definitions)):
+        for c in found.definitions[key]:
+            if c.is_virtual_method():
+                errors.append(unsupported(location(c), f"the virtual member function '{c.spelling}', which synchronizes "
+                                          "(cuda2cpu inlines synchronizing member functions into the kernel, which "
+                                          "needs the function a call resolves to: make it non-virtual)").diagnostics[0])
+                continue
+            if c.kind == K.CONSTRUCTOR:
+                errors.append(unsupported(location(c), f"a constructor of '{c.spelling}' that synchronizes (move the "
+                                          "synchronizing part into a member function called after construction)")
+                              .diagnostics[0])
+                continue
+            body = next((b for b in c.get_children() if b.kind == K.COMPOUND_STMT), None)
+            if body is None or body.extent.start.file is None or clang_ext.from_macro(body):
+                errors.append(unsupported(location(c), f"the member function '{c.spelling}', which synchronizes, "
+                                                       "defined by a macro").diagnostics[0])
+                continue
+            edits.append((body.extent.start.file.name,
+                          Edit(body.extent.start.offset, body.extent.end.offset,
+                               "{ __builtin_trap(); /* inlined into the kernels that call it (it synchronizes) */ }")))
+    return edits, errors
+
+
+def _call_member_key(call: ci.Cursor) -> str:
+    """The overload-set key of the member function a call resolves to, or ""."""
+    ref = call.referenced
+    if ref is None or not members.is_member_function(ref):
+        return ""
+    cls = members.pattern_class(ref.semantic_parent)
+    return ir.member_key(cls.get_usr(), ref.spelling) if cls is not None else ""
+
+
 def device_builtins(scan: UnitScan) -> dict[str, tuple[str, ...]]:
     """For each device function name: the builtin vectors it reads, directly or via callees."""
     direct = {}
@@ -323,7 +401,7 @@ _FUNCTION_KINDS = frozenset({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD,
 
 
 def builtins_in_kept_code(scan: UnitScan, translated: set[str], needs: dict[str, tuple[str, ...]],
-                          inlined: set[str] = frozenset()) -> list[tuple[str, Edit]]:
+                          inlined: set[str] = frozenset(), inlined_members: set = frozenset()) -> list[tuple[str, Edit]]:
     """Device code kept as written (a functor's ``operator()``, a member function, a lambda in
     one) reads ``threadIdx``, ``blockIdx``, ``blockDim`` and ``gridDim`` as
     ``moccuda::ambient().threadIdx`` and so on: the values of the CUDA thread the calling OpenMP
@@ -334,12 +412,16 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str], needs: dict[str,
     say so; code outside the functions the converter rewrites (the kernels and the ``__device__``
     functions named in ``translated``) is kept.  A read in host code, or spelled by a macro, is a
     located error: there is no CUDA thread there, and no source text of ours to edit; so is a
-    call there of a function in ``inlined`` (it synchronizes: only kernels hold its code)."""
+    call there of a function in ``inlined`` (it synchronizes: only kernels hold its code).  The
+    member functions in ``inlined_members`` (by ``clang_ext.identity``) are inlined, not kept:
+    they are skipped."""
     kept = [c for name, overloads in scan.device_functions.items() if name not in translated for c in overloads]
     edits = []
     pending = [(c, False) for c in (*scan.others, *kept)]
     while pending:
         cursor, in_device = pending.pop()
+        if cursor.kind in _FUNCTION_KINDS and clang_ext.identity(cursor) in inlined_members:
+            continue
         if cursor.kind in _FUNCTION_KINDS:
             in_device = K.CUDADEVICE_ATTR in _attrs(cursor) or (in_device and cursor.kind == K.LAMBDA_EXPR)
         if cursor.kind in _FUNCTION_KINDS and in_device and cursor.semantic_parent is not None \
@@ -355,7 +437,8 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str], needs: dict[str,
             at = cursor.extent.start
             edits.append((at.file.name, Edit(at.offset, cursor.extent.end.offset,
                                              f"moccuda::ambient().{cursor.spelling}")))
-        elif cursor.kind == K.CALL_EXPR and in_device and _callee_name(cursor) in inlined:
+        elif cursor.kind == K.CALL_EXPR and in_device and (_callee_name(cursor) in inlined
+                                                           or _call_member_key(cursor) in inlined):
             raise unsupported(location(cursor), f"a call of '{_callee_name(cursor)}', which synchronizes (it is inlined "
                                                 "into the kernels), from a member function or lambda kept as written "
                                                 "(call it from the kernel or a non-member __device__ function)")
@@ -977,11 +1060,24 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         needs.setdefault(name, ())  # translated (no builtin parameters) for the device's clock()
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
-    kept_shared = shared_in_kept_code(scan)
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
-    inlined = synchronizing_functions(bodies, block_storage) | _overloaded_with_barriers(scan)
+    # Member functions that synchronize are inlined too; their kept bodies become traps (no kept
+    # code may call them).
+    # (One that only declares __shared__ variables is kept: shared_in_kept_code.)
+    member_fns = member_functions(scan, converter)
+    inlined = synchronizing_functions(bodies, block_storage, member_fns.bodies) | _overloaded_with_barriers(scan)
+    inlined |= {key for key in member_fns.unreadable
+                if any(map(_synchronizes_as_written, member_fns.definitions[key])) and key not in member_fns.bodies}
+    member_edits, member_errors = inlined_member_edits(member_fns, inlined)
+    errors.extend(member_errors)
+    inlined_members = {clang_ext.identity(c) for key in inlined & set(member_fns.definitions)
+                       for c in member_fns.definitions[key]}
+    replaced = {(file, e.start, e.end) for file, e in member_edits}
+    kept_shared = [(file, e) for file, e in shared_in_kept_code(scan)
+                   if not any(f == file and start <= e.start and e.end <= end for f, start, end in replaced)]
     kept_builtins = builtins_in_kept_code(scan, set(needs) | inlined,
-                                          {name: b for name, b in needs.items() if name not in inlined}, inlined)
+                                          {name: b for name, b in needs.items() if name not in inlined}, inlined,
+                                          inlined_members)
     device_fns = []
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
@@ -998,7 +1094,9 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
                       binds_dynamic_shared=bool(kept_shared), sets_ambient_index=bool(kept_builtins),
-                      unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels))
+                      unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels),
+                      member_bodies={key: member_fns.bodies.get(key, ()) for key in inlined & set(member_fns.definitions)},
+                      unreadable_members={key: e for key, e in member_fns.unreadable.items() if key in inlined})
     program = run_pipeline(program, passes, ctx)
 
     edits: dict[str, list[Edit]] = {}
@@ -1053,7 +1151,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:
             edits.setdefault(name, []).extend(found)
-    for name, edit in kept_shared + kept_builtins:
+    for name, edit in kept_shared + kept_builtins + member_edits:
         edits.setdefault(name, []).append(edit)
     for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
         edits.setdefault(name, []).append(edit)

@@ -575,7 +575,8 @@ struct KeptBuffers {
 };
 }  // namespace detail
 
-template <class T, unsigned Threads, bool OnStack = (sizeof(T) * Threads <= MOCCUDA_KEPT_STACK_BYTES)>
+template <class T, unsigned Threads, bool OnStack = (sizeof(T) * Threads <= MOCCUDA_KEPT_STACK_BYTES),
+          bool Constructible = std::is_default_constructible<T>::value>
 class PerThread;
 
 /* A declaration without an initializer of a variable kept per thread (`Loader load;` before a
@@ -606,7 +607,7 @@ inline void default_construct(T (&values)[N])
 }
 
 template <class T, unsigned Threads>
-class PerThread<T, Threads, true> {
+class PerThread<T, Threads, true, true> {
 public:
     T &operator[](unsigned thread) { return data_[thread]; }
 
@@ -615,7 +616,7 @@ private:
 };
 
 template <class T, unsigned Threads>
-class PerThread<T, Threads, false> {
+class PerThread<T, Threads, false, true> {
     using Element = typename std::remove_all_extents<T>::type;
     static constexpr size_t elements = sizeof(T) / sizeof(Element) * Threads;
 
@@ -650,6 +651,47 @@ private:
     }
     T *data_;
 };
+
+/* A type without a default constructor (a CUB-like collective holding a reference to its
+ * storage, made by `BlockExchange(storage)`): the block's storage is left raw, and each thread's
+ * element is made where its declaration is (kept_init). */
+template <class T, unsigned Threads, bool OnStack>
+class PerThread<T, Threads, OnStack, false> {
+public:
+    PerThread() : data_(static_cast<T *>(detail::KeptBuffers::of_this_thread().take(sizeof(T) * Threads))) {}
+    ~PerThread() { detail::KeptBuffers::of_this_thread().give_back(data_, sizeof(T) * Threads); }
+    PerThread(const PerThread &) = delete;
+    PerThread &operator=(const PerThread &) = delete;
+    T &operator[](unsigned thread) { return data_[thread]; }
+
+private:
+    T *data_;
+};
+
+/* The initialization of a variable kept per thread, `C x = e;` before a barrier: an assignment
+ * to the thread's element where the type allows one, else a construction in its place (a class
+ * with a reference member, or without a default constructor, whose element PerThread left raw). */
+template <class T, class U>
+inline void kept_init(T &slot, U &&value, std::true_type)
+{
+    slot = static_cast<U &&>(value);
+}
+
+template <class T, class U>
+inline void kept_init(T &slot, U &&value, std::false_type)
+{
+    if (std::is_default_constructible<T>::value)
+        slot.~T();
+    new (static_cast<void *>(&slot)) T(static_cast<U &&>(value));
+}
+
+template <class T, class U>
+inline void kept_init(T &slot, U &&value)
+{
+    kept_init(slot, static_cast<U &&>(value),
+              std::integral_constant<bool, std::is_default_constructible<T>::value &&
+                                               std::is_assignable<T &, U &&>::value>());
+}
 
 /* The nested schedule's team sizes: an outer team over the blocks and, inside each, an inner
  * team over the block's threads, together about the OpenMP thread count (OMP_NUM_THREADS).
