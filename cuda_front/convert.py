@@ -117,6 +117,10 @@ class Converter:
         # name.  The declarations are not kept (the barrier lowering may split their scope), so
         # every type spelled with one is written with what it names instead.
         self.local_aliases: dict[str, str] = {}
+        # Local constants (`constexpr int threads = BLOCK;`) and their values: a type spelled with
+        # one (`Exchange<int, threads>`) is written with the value, since the declarations of
+        # per-block and per-thread storage of that type stand before the constant's.
+        self.local_constants: dict[str, str] = {}
         #: ``__shared__`` variables declared at namespace scope that converted code uses, by
         #: symbol: each is one variable per block, declared in the kernels that use it
         #: (``parallel-loops``, ``inline-device``) like a ``__shared__`` local.
@@ -187,6 +191,7 @@ class Converter:
 
     def function_body(self, cursor: ci.Cursor) -> ir.Block:
         self.local_aliases = {}
+        self.local_constants = {}
         self.namespace_aliases = {}
         self.local_types = []
         self.function = cursor
@@ -195,17 +200,27 @@ class Converter:
                 return self.block(child)
         raise CompileError([error(location(cursor), f"'{cursor.spelling}' has no body")])
 
-    def type_text(self, spelling: str) -> str:
+    def type_text(self, spelling: str, constants: bool = True) -> str:
         """``spelling`` with the function's local typedef/using names replaced by their types
-        (whole identifiers only, not members or qualified names such as ``Traits::real``)."""
+        (whole identifiers only, not members or qualified names such as ``Traits::real``), and
+        its local constants by their values (unless ``constants`` is false)."""
         for alias, namespace in self.namespace_aliases.items():
             spelling = re.sub(r"(?<![\w:.>])" + re.escape(alias) + r"(?=\s*::)", namespace, spelling)
         if self.member_context is not None:
             spelling = self.member_context.qualify_types(spelling)
+        if constants:
+            spelling = self.constants_text(spelling)
         if not self.local_aliases:
             return spelling
         pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_aliases)) + r")\b"
         return re.sub(pattern, lambda m: self.local_aliases[m.group(1)], spelling)
+
+    def constants_text(self, spelling: str) -> str:
+        """``spelling`` with the function's local constants written as their values."""
+        if not self.local_constants:
+            return spelling
+        pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.local_constants)) + r")\b(?!\s*(::|\())"
+        return re.sub(pattern, lambda m: self.local_constants[m.group(1)], spelling)
 
     # ---------------------------------------------------------------------------- statements
 
@@ -362,6 +377,12 @@ class Converter:
         if type_spelling.startswith("auto") and init is None:
             raise unsupported(loc, "an 'auto' declaration without an initializer")
         self.symbols[sym] = ir.Symbol(sym, cursor.spelling, type_spelling, kind, loc)
+        if init_cursor is not None and storage == "auto" and _is_local_constant(cursor):
+            written = clang_ext.written_tokens(cursor) or []  # (the initializer may start in a macro)
+            equals = next((i for i, t in enumerate(written) if t.spelling == "="), None)
+            value = written[equals + 1:] if equals is not None else None
+            if value:
+                self.local_constants[cursor.spelling] = f"({self.type_text(tokens_text(value))})"
         return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
 
     def local_type(self, cursor: ci.Cursor) -> ir.LocalType:
@@ -598,7 +619,7 @@ class Converter:
             sym = symbol_id(ref)
             if sym not in self.symbols:
                 self.symbols[sym] = ir.Symbol(sym, name, ref.type.spelling, _global_kind(ref), location(ref))
-        written = self.type_text(_qualified_name(cursor))
+        written = self.type_text(_qualified_name(cursor), constants=False)
         context = self.member_context
         if context is not None and "::" not in written and ref is not None \
                 and ref.kind in (K.VAR_DECL, K.ENUM_CONSTANT_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE) and context.owns(ref):
@@ -716,7 +737,10 @@ class Converter:
                 return device_assert(args, loc)
             if callee.name == "clock" and not args and _is_c_library_clock(callee_cursor.referenced):
                 return ir.Call(ir.DEVICE_CLOCK, (), loc=loc)
-            return ir.Call(callee.name, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
+            # Template arguments that name local constants (`block_sum<NUM_WARPS>(...)`) are written
+            # with their values: an inlined function's body uses them where they are not declared.
+            func = self.constants_text(callee.name) if "<" in callee.name else callee.name
+            return ir.Call(func, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
 
     def member_call(self, cursor: ci.Cursor, callee_cursor: ci.Cursor, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
@@ -755,9 +779,15 @@ class Converter:
             cls = members.pattern_class(ref.semantic_parent)
         elif kind == K.OVERLOADED_DECL_REF and context is not None and any(map(context.owns, _overloads(callee_cursor))):
             cls = context.cls
-        elif ref is None:
-            template = next((c.referenced for c in callee_cursor.get_children() if c.kind == K.TEMPLATE_REF), None)
-            cls = members.pattern_class(template) if template is not None else None
+        elif ref is None:  # C<T>::f or Alias::f on a dependent class: the qualifier names it
+            qualifier = next((c for c in callee_cursor.get_children() if c.kind in (K.TEMPLATE_REF, K.TYPE_REF)), None)
+            if qualifier is not None and qualifier.kind == K.TEMPLATE_REF:
+                cls = members.pattern_class(qualifier.referenced)
+            elif qualifier is not None and qualifier.referenced is not None:
+                alias = qualifier.referenced
+                named = alias.underlying_typedef_type if alias.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) \
+                    else qualifier.type
+                cls = members.class_of_type(named) or members.pattern_class(named.get_declaration())
         if cls is None:
             return None
         written = self.type_text(_qualified_name(callee_cursor))
@@ -1004,6 +1034,21 @@ def _instantiated_arguments(ref: ci.Cursor | None) -> str:
     return "<" + ", ".join(args) + ">"
 
 
+def _is_local_constant(var: ci.Cursor) -> bool:
+    """A local ``constexpr`` (or ``const``) variable of integral or enumeration type: a value
+    that may appear in a type (an array's extent, a template argument)."""
+    canonical = var.type.get_canonical()
+    if canonical.kind not in _INTEGRAL_KINDS or not canonical.is_const_qualified():
+        return False
+    return True
+
+
+_INTEGRAL_KINDS = frozenset({ci.TypeKind.BOOL, ci.TypeKind.CHAR_S, ci.TypeKind.CHAR_U, ci.TypeKind.SCHAR,
+                             ci.TypeKind.UCHAR, ci.TypeKind.SHORT, ci.TypeKind.USHORT, ci.TypeKind.INT,
+                             ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG, ci.TypeKind.LONGLONG,
+                             ci.TypeKind.ULONGLONG, ci.TypeKind.ENUM})
+
+
 def _opening_after_type(cursor: ci.Cursor) -> int | None:
     """Where the ``(`` or ``{`` after the type of ``T<...>(x)`` is (an offset), or None."""
     tokens = clang_ext.written_tokens(cursor)
@@ -1157,8 +1202,11 @@ def _dependent_member_name(cursor: ci.Cursor, base: ci.Cursor) -> str:
     does not spell it): the identifier written after the operator."""
     end = base.extent.end.offset
     tokens = [t.spelling for t in clang_ext.written_tokens(cursor) or [] if t.extent.start.offset >= end]
-    if len(tokens) == 2 and tokens[0] in (".", "->") and (tokens[1][:1].isalpha() or tokens[1][:1] == "_"):
-        return tokens[1]
+    if tokens[:1] in (["."], ["->"]) and len(tokens) >= 2 and tokens[1] == "template":
+        tokens = tokens[:1] + tokens[2:]
+    if len(tokens) >= 2 and tokens[0] in (".", "->") and (tokens[1][:1].isalpha() or tokens[1][:1] == "_") \
+            and (len(tokens) == 2 or (tokens[2] == "<" and tokens[-1] in (">", ">>"))):
+        return tokens[1]  # (template arguments after it: obj.f<true>(x), read by the call)
     raise unsupported(location(cursor), "this member access on a value of dependent type "
                                         f"('{' '.join(tokens) or 'spelled by a macro'}')")
 

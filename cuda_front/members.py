@@ -178,9 +178,24 @@ class MemberContext:
 
     def qualify_types(self, spelling: str) -> str:
         """``spelling`` with the class's own type names written through the class
-        (``Item`` -> ``typename ::ns::C<T>::Item``)."""
+        (``Item`` -> ``typename ::ns::C<T>::Item``; clang's ``struct ns::C::Item`` too, the
+        class's name without its template arguments)."""
+        plain = self.text.split("<", 1)[0].lstrip(":")
+        # The class's own name: with template arguments, through its namespaces; without, the
+        # injected class name (the class itself).
+        own = re.escape(self.cls.spelling)
+        spelling = re.sub(r"(?<![\w:])" + own + r"(?=\s*<)", "::" + plain, spelling)
+        spelling = re.sub(r"(?:\b(?:struct|class|union)\s+)?(?<![\w:])" + own + r"\b(?!\s*(<|::))", self.text, spelling)
         if not self.types:
             return spelling
+        spelled = r"(?:\b(?:struct|class|union|enum)\s+)?(?<![\w:])(?:::)?" + re.escape(plain) + \
+            r"\s*::\s*(" + "|".join(map(re.escape, self.types)) + r")\b"
+
+        def through_class(m: re.Match) -> str:
+            keyword = "template " if self.types[m.group(1)] else ""
+            return f"typename {self.text}::{keyword}{m.group(1)}"
+
+        spelling = re.sub(spelled, through_class, spelling)
         pattern = r"(?<![\w:.>])(" + "|".join(map(re.escape, self.types)) + r")\b(?!\s*::\s*~)"
 
         def qualified(m: re.Match) -> str:

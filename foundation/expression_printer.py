@@ -222,7 +222,9 @@ def _construct(e: ir.Construct) -> str:
     either way); a type functional notation still cannot spell takes its one argument as a cast."""
     args = ", ".join(print_expr(a, 2) for a in e.args)
     type_spelling = _TOP_CV.sub("", e.type.strip())
-    if not is_simple_type(type_spelling):
+    # `typename C<T>::Item(args)`: a typename-specifier is a functional notation's type too
+    typename = type_spelling.startswith("typename ") and is_simple_type(type_spelling[len("typename "):])
+    if not is_simple_type(type_spelling) and not typename:
         if len(e.args) == 1:
             return f"({type_spelling})({args})"
         if not e.args:  # `unsigned int()`, `T *()`: a value-initialized scalar

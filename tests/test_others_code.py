@@ -218,6 +218,14 @@ def test_synchronizing_member_functions_are_inlined(tmp_path, lowering):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
+@covers("Kernels and memory", "a member function template called with written template arguments on a __shared__ "
+        "object of its class, declared in a static member function (Rodinia dwt2d's FDWT53::run)",
+        "the class's private nested type, enumerator and own name in an inlined member function's body",
+        "a local constexpr in a type or template argument (typedef C<width> R; R::run(...))")
+def test_member_template_called_on_a_shared_object(tmp_path):
+    _passes(tmp_path, "member_template_on_shared_object.cu")
+
+
 @covers("Kernels and memory", "a pointer to a local kept across __syncthreads() (S s; S *p = &s; ... p->x)",
         note="the local is kept per thread too")
 def test_a_local_pointed_to_across_a_barrier_is_kept(tmp_path):

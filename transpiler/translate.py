@@ -313,6 +313,27 @@ def inlined_member_edits(found: MemberFunctions, inlined: set[str]) -> tuple[lis
     return edits, errors
 
 
+def _unreadable_synchronizing_members(found: MemberFunctions, inlined: set[str]) -> set[str]:
+    """The members whose body the converter could not read (``found.unreadable``) and that may
+    synchronize: they call a barrier or a warp collective, or name a function or member function
+    that synchronizes (a call in a template may be unresolved: its name is what is known).  A
+    kernel calling one gets the conversion's error; kept as written, it would not synchronize."""
+    names = {key.rsplit("::", 1)[-1] for key in inlined}
+    marked: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for key in set(found.unreadable) - marked - set(inlined):
+            for c in found.definitions[key]:
+                spelled = {t.spelling for t in c.get_tokens() if t.kind == ci.TokenKind.IDENTIFIER}
+                if _synchronizes_as_written(c) or spelled & names:
+                    marked.add(key)
+                    names.add(key.rsplit("::", 1)[-1])
+                    changed = True
+                    break
+    return marked
+
+
 def _call_member_key(call: ci.Cursor) -> str:
     """The overload-set key of the member function a call resolves to, or ""."""
     ref = call.referenced
@@ -1066,8 +1087,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     # (One that only declares __shared__ variables is kept: shared_in_kept_code.)
     member_fns = member_functions(scan, converter)
     inlined = synchronizing_functions(bodies, block_storage, member_fns.bodies) | _overloaded_with_barriers(scan)
-    inlined |= {key for key in member_fns.unreadable
-                if any(map(_synchronizes_as_written, member_fns.definitions[key])) and key not in member_fns.bodies}
+    inlined |= _unreadable_synchronizing_members(member_fns, inlined)
     member_edits, member_errors = inlined_member_edits(member_fns, inlined)
     errors.extend(member_errors)
     inlined_members = {clang_ext.identity(c) for key in inlined & set(member_fns.definitions)
