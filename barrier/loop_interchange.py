@@ -20,7 +20,9 @@ Profitable only when it changes strides: some running index is used as a subscri
 at a value with unit coefficient on ``threadIdx.x`` (``kernel_facts.KernelFacts.affine``), or
 some subscript in the loop moves with its counter (or a nested loop's) and has unit coefficient
 on ``threadIdx.x`` (kmeans' and streamcluster's feature-major ``feat[f * n + p]``: each thread
-alone strides by ``n``, the threads together read consecutive floats).
+alone strides by ``n``, the threads together read consecutive floats); of an array of arrays,
+the last subscript has unit coefficient on ``threadIdx.x`` and the others none (lud's tile
+product ``row[k][threadIdx.x]``: each thread alone reads a column, the threads together a row).
 
 The loop may sit inside a bounds guard ``if (p < n) { ...; for ...; ... }`` (no ``else``): the
 guard goes into every piece.  Each thread then passes it in every piece or in none, because it
@@ -262,22 +264,38 @@ def _unit_stride_in_threads(loop: ir.For, facts) -> bool:
     assigned = assigned_symbols(loop)
     inits = {n.sym: n.init for n in loop.walk()
              if isinstance(n, ir.VarDecl) and n.init is not None and n.sym not in assigned and n.sym not in counters}
-    subscripts = [n.index for n in loop.walk() if isinstance(n, ir.Index)]
-    subscripts += [n.args[-1] for n in loop.walk() if isinstance(n, ir.Call)
-                   and ir.callee_name(n.func) == "tex1Dfetch" and len(n.args) == 2]
-    for subscript in subscripts:
+    # Each access as its subscripts, outermost first: a[e] is [e], a[e1][e2] is [e1, e2] (the
+    # inner Index of the chain is not an access of its own).
+    inner = {id(n.base) for n in loop.walk() if isinstance(n, ir.Index) and isinstance(n.base, ir.Index)}
+    accesses = [_subscripts(n) for n in loop.walk() if isinstance(n, ir.Index) and id(n) not in inner]
+    accesses += [[n.args[-1]] for n in loop.walk() if isinstance(n, ir.Call)
+                 and ir.callee_name(n.func) == "tex1Dfetch" and len(n.args) == 2]
+    for subscripts in accesses:
         for _ in range(4):  # locals initialized from locals, a few deep
-            subscript = _rewrite_names(subscript, lambda m: inits.get(m.sym, m))
-        if not counters & used_symbols(subscript):
+            subscripts = [_rewrite_names(e, lambda m: inits.get(m.sym, m)) for e in subscripts]
+        if not any(counters & used_symbols(e) for e in subscripts):
             continue
+        # the last subscript steps by 1 with threadIdx.x, the others not at all (lud's
+        # peri_row[i][threadIdx.x]: consecutive threads read a row, each thread alone a column)
+        wanted = [0] * (len(subscripts) - 1) + [1]
         coefficients = []
         for value in ("0", "1"):
-            fixed = _rewrite_names(subscript, lambda m: ir.Literal(value, loc=m.loc) if m.sym in counters else m)
-            form = facts.affine(fixed)
-            coefficients.append(None if form is None else form.coef[0].as_int())
-        if coefficients == [1, 1]:
+            for e in subscripts:
+                fixed = _rewrite_names(e, lambda m: ir.Literal(value, loc=m.loc) if m.sym in counters else m)
+                form = facts.affine(fixed)
+                coefficients.append(None if form is None else form.coef[0].as_int())
+        if coefficients == wanted + wanted:
             return True
     return False
+
+
+def _subscripts(access: ir.Index) -> list[ir.Expr]:
+    """``a[e1][e2]``'s subscripts, outermost first."""
+    found = []
+    while isinstance(access, ir.Index):
+        found.append(access.index)
+        access = access.base
+    return found[::-1]
 
 
 def _counters_declared_in_loops(body: ir.Block) -> ir.Block:

@@ -13,7 +13,7 @@ from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 PROGRAM = PROGRAMS / "openmp" / "loop_interchange.cu"
-MOVED = {"column_stencil", "column_prefix", "column_pairs"}
+MOVED = {"column_stencil", "column_prefix", "column_pairs", "tile_product"}
 KEPT = {"column_histogram", "ragged_columns", "first_negative", "index_sums"}
 
 

@@ -3,6 +3,7 @@
 // depends on the thread; a break; a running index that is no
 // subscript).  Every result is checked against the host.
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <cmath>
 
@@ -127,6 +128,25 @@ static void check(bool ok, const char *what, int at)
         printf("FAIL %s at %d\n", what, at);
 }
 
+// lud's shape: a tile product through __shared__ tiles; each thread sums its row of one tile
+// times its column of the other (col[ty][k] * row[k][tx]): consecutive threads read a row of
+// `row`, each thread alone a column.  Moves (a counter declared before the loop, C89-style);
+// every thread's sum keeps its order.
+__global__ void tile_product(const float *a, const float *b, float *c, int n)
+{
+    __shared__ float row[16][16];
+    __shared__ float col[16][16];
+    int k;
+    float sum;
+    row[threadIdx.y][threadIdx.x] = b[threadIdx.y * n + blockIdx.x * 16 + threadIdx.x];
+    col[threadIdx.y][threadIdx.x] = a[(blockIdx.y * 16 + threadIdx.y) * 16 + threadIdx.x];
+    __syncthreads();
+    sum = 0;
+    for (k = 0; k < 16; k++)
+        sum += col[threadIdx.y][k] * row[k][threadIdx.x];
+    c[(blockIdx.y * 16 + threadIdx.y) * n + blockIdx.x * 16 + threadIdx.x] = sum;
+}
+
 int main()
 {
     const int nx = 37, ny = 5, nz = 9, cells = nx * ny * nz;
@@ -215,6 +235,24 @@ int main()
         }
         check(iout[i] == mine - other, "column_pairs", i);
     }
+    const int tn = 32, trows = 32;  // a: trows x 16, b: 16 x tn, c: trows x tn
+    float *ta, *tb, *tc;
+    cudaMallocManaged(&ta, trows * 16 * sizeof(float));
+    cudaMallocManaged(&tb, 16 * tn * sizeof(float));
+    cudaMallocManaged(&tc, trows * tn * sizeof(float));
+    for (int e = 0; e < trows * 16; ++e)
+        ta[e] = (float)((e * 29) % 97) / 13.0f - 3.0f;
+    for (int e = 0; e < 16 * tn; ++e)
+        tb[e] = (float)((e * 41) % 89) / 11.0f - 4.0f;
+    tile_product<<<dim3(tn / 16, trows / 16), dim3(16, 16)>>>(ta, tb, tc, tn);
+    cudaDeviceSynchronize();
+    for (int r = 0; r < trows; ++r)
+        for (int col = 0; col < tn; ++col) {
+            float sum = 0;
+            for (int k = 0; k < 16; k++)
+                sum += ta[r * 16 + k] * tb[k * tn + col];
+            check(memcmp(&tc[r * tn + col], &sum, sizeof sum) == 0, "tile_product", r * tn + col);
+        }
     printf(failures ? "FAILED\n" : "PASS\n");
     return failures != 0;
 }
