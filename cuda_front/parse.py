@@ -25,7 +25,7 @@ from pathlib import Path
 import clang.cindex as ci
 
 from cuda_front import clang_ext  # noqa: F401  (reads source that is not UTF-8, makes cursor visits safe: see clang_ext)
-from cuda_front import nesting
+from cuda_front import device_arch_view, nesting
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc
 from foundation.options import TranslateOptions
 
@@ -173,6 +173,17 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
     ]
     if errors:
         raise CompileError(errors)
+    views = device_arch_view.device_views(tu, path, text, options.device_arch)
+    if views:
+        # Device-only functions test __CUDA_ARCH__: parse again with their directives as nvcc's
+        # device pass reads them (same offsets).
+        text = views.get(str(path), text)
+        unsaved = [(str(path), text)] + [(name, view) for name, view in views.items() if name != str(path)]
+        tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
+        errors = [Diagnostic("error", _loc(d.location), d.spelling)
+                  for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+        if errors:
+            raise CompileError(errors)
     if any(d.option == "-Wsource-uses-openmp" for d in tu.diagnostics):
         check_openmp_pragmas(index, path, options, unsaved)
     return ParsedUnit(path, tu, text)

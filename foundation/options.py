@@ -37,3 +37,4 @@ class TranslateOptions:
     system_include_dirs: tuple[str, ...] = ()
     host_openmp: bool = False
     torch_host: bool = False
+    device_arch: int = 700

@@ -592,3 +592,17 @@ def test_graph_kernel_nodes_built_by_hand_are_a_located_error(tmp_path):
     built = run_cli(cu, "-o", tmp_path / "t")
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
     assert f"{cu}:7:3: error:" in built.stderr and "cudaStreamBeginCapture" in built.stderr, built.stderr
+
+
+@covers("Source files", "#if __CUDA_ARCH__ / #ifdef __CUDA_ARCH__ inside kernels and __device__ functions (the device pass's view)")
+def test_device_code_sees_cuda_arch(tmp_path):
+    _passes(tmp_path, "cuda_arch_in_device_code.cu")
+
+
+def test_cuda_arch_follows_the_gpu_target(tmp_path):
+    # nvcc -arch=sm_60 compiles device code with __CUDA_ARCH__ 600: the kernel's older-device branch.
+    exe = tmp_path / "arch60"
+    built = run_cli("-arch=sm_60", str(OTHERS / "cuda_arch_in_device_code.cu"), "-o", str(exe))
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "out[0] = -2, expected 7" in run.stdout, run.stdout

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from foundation.options import TranslateOptions
 from moccuda import build as moccuda_build
-from transpiler import toolkit
+from transpiler import nvcc_flags, toolkit
 from transpiler.nvcc_flags import CUDA_RUNTIME_LIBS, UNSUPPORTED_CUDA_LIBS, Input
 
 
@@ -44,7 +44,8 @@ def translate_options(inv, source: Path) -> TranslateOptions:
         include_dirs=(*inv.include_dirs, *inv.system_include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
         pre_includes=tuple(inv.pre_includes), std=inv.std, pipeline=inv.pipeline,
         disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering, torch_host=inv.torch_host,
-        schedule=inv.schedule, host_openmp=asks_for_openmp(inv.compiler_flags))
+        schedule=inv.schedule, host_openmp=asks_for_openmp(inv.compiler_flags),
+        device_arch=nvcc_flags.device_arch(inv.ignored))
 
 
 def asks_for_openmp(host_flags) -> bool:

@@ -631,3 +631,27 @@ def _check(inv: Invocation) -> None:
             raise UsageError("-c needs source inputs (.cu, .cpp, .c)")
     if inv.deps_compile and (inv.dep_file or (inv.output and inv.mode == "compile")) and len(sources) > 1:
         raise UsageError("-MD/-MMD with -MF or -o takes one input")
+
+
+#: The ``__CUDA_ARCH__`` of MocCUDA's device (compute capability 7.0), for device code built
+#: without a GPU target or for every GPU (``-arch=native``, ``all``, ``all-major``).
+DEFAULT_DEVICE_ARCH = 700
+
+_TARGET = re.compile(r"(?:sm|compute|lto)_(\d+)[af]?$")
+
+
+def device_arch(ignored: list[str]) -> int:
+    """The ``__CUDA_ARCH__`` device code is compiled with, from the GPU targets given
+    (``-arch sm_60``, ``-gencode arch=compute_70,code=sm_70``, ``-code``): nvcc compiles device
+    code once per virtual architecture, and the runtime takes the newest image, which MocCUDA's
+    device, emulating every one, always can; so the newest architecture named."""
+    archs = []
+    for entry in ignored:
+        name, _, value = entry.partition(" ")
+        if name not in ("-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code"):
+            continue
+        for word in re.split(r"[,=\[\]\s]+", value):
+            m = _TARGET.match(word)
+            if m:
+                archs.append(int(m.group(1)) * 10)
+    return max(archs, default=DEFAULT_DEVICE_ARCH)
