@@ -284,6 +284,9 @@ class Uniformity:
     ``Barrier`` statement and each block vote, a ``WarpCollective`` of block scope)."""
 
     barriers: dict[int, Divergence] = field(default_factory=dict)
+    #: the control around each warp collective (by id), counting threads that exited before it
+    #: (a lane that returned does not take part in a later shuffle)
+    collectives: dict[int, Divergence] = field(default_factory=dict)
 
     def at(self, barrier: ir.Barrier) -> Divergence:
         return self.barriers.get(id(barrier), Divergence(Level.UNKNOWN, "code the analysis did not see", barrier))
@@ -319,6 +322,9 @@ class _Interpreter:
         self.exit_env: dict[int, Value] | None = None
         self.loops: list[_Loop] = []
         self.barriers: dict[int, Divergence] = {}
+        self.collectives: dict[int, Divergence] = {}
+        #: a kernel: control at the returns some threads took (they reach no later collective)
+        self.exited = UNDIVIDED
         #: control flow the interpretation does not follow was met (a goto may jump back before
         #: what was already interpreted): then nothing of the body is known to be uniform
         self.unstructured: Value | None = None
@@ -512,6 +518,7 @@ class _Interpreter:
             control = outer.under(cond, s).join(state.exits)
             at_exit = dict(self.env)
             exits_before = state.exits.level
+            exited_before = self.exited.level
             self.ctx = control
             self.stmt(s.body)
             if state.continue_env is not None:
@@ -526,6 +533,7 @@ class _Interpreter:
             new_head = _join_envs(head, self.env)
             settled = outer.under(cond, s).join(state.exits)
             if new_head == head and state.exits.level == exits_before and settled.level == control.level \
+                    and self.exited.level == exited_before \
                     and (not isinstance(s, ir.DoWhile) or repeat.level <= cond.level):
                 break
             head = new_head
@@ -565,6 +573,7 @@ class _Interpreter:
         here = self.ctx.join(self.returned)
         self.result = self.result.join(value).join(Value(here.level, here.why))
         self.exit_env = dict(self.env) if self.exit_env is None else _join_envs(self.exit_env, self.env)
+        self.exited = self.exited.join(here)
         if not self.threads_exit:
             # the threads that return here meet the others again in the caller
             self.returned = self.returned.join(here)
@@ -577,9 +586,10 @@ class _Interpreter:
         barrier and the result are at least undecided."""
         if self.unstructured is None:
             return
-        for key, d in self.barriers.items():
-            if d.level < Level.UNKNOWN:
-                self.barriers[key] = Divergence(Level.UNKNOWN, self.unstructured.why, None)
+        for found in (self.barriers, self.collectives):
+            for key, d in found.items():
+                if d.level < Level.UNKNOWN:
+                    found[key] = Divergence(Level.UNKNOWN, self.unstructured.why, None)
         self.result = self.result.join(self.unstructured)
         if self.exit_env is not None:
             self.exit_env = {sym: v.join(self.unstructured) for sym, v in self.exit_env.items()}
@@ -636,6 +646,9 @@ class _Interpreter:
             for part in (e.mask, e.value, e.operand, e.width):
                 self.value(part)
             if e.scope != "block":
+                here = self.ctx.join(self.returned).join(self.exited)
+                old = self.collectives.get(id(e))
+                self.collectives[id(e)] = here if old is None else old.join(here)
                 return Value(Level.UNKNOWN, "a warp collective's result")
             self.reach(e)  # __syncthreads_count/and/or: a barrier too
             return UNIFORM
@@ -856,7 +869,7 @@ def kernel_uniformity(kernel: ir.Kernel, symbols: dict[int, ir.Symbol],
         elif ir.contains(s, ir.Barrier) or ir.contains(s, ir.WarpCollective):
             interp.stmt(s)
     interp.finish()
-    return Uniformity(interp.barriers)
+    return Uniformity(interp.barriers, interp.collectives)
 
 
 def for_kernel(kernel: ir.Kernel, ctx) -> Uniformity:

@@ -58,7 +58,11 @@ Before::
 
     ThreadLoop { float v = a[threadIdx.x]; v += __shfl_down_sync(0xffffffff, v, 1); b[threadIdx.x] = v; }
 
-After::
+Where every thread of the block reaches the collective, as often as the others (no condition,
+loop exit or return that may differ between threads before it: :mod:`barrier.uniformity`), every
+lane would carry the same stamp: there are no stamps (``nullptr``), nothing to clear per block.
+
+After (the stamps shown are those of a collective under ``if (threadIdx.x < n)``; here none)::
 
     unsigned warp_epoch = 1; unsigned shfl_down_12_stamp[1024] = {}; float shfl_down_12[1024];
     ThreadLoop {
@@ -76,7 +80,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from barrier import uniformity
 from barrier.barrier_split import MAX_THREADS_PER_BLOCK
+from barrier.uniformity import Level
 from barrier.accesses import is_pure_function
 from barrier.liveness import assigned_symbols, fresh_name
 from foundation import ir
@@ -134,6 +140,9 @@ class WarpLowering:
     #: the statements lowered since the last sync point load memory the lanes may store (so a
     #: lockstep store must wait until every lane has loaded)
     loads_pending: bool = False
+    #: where the warp collectives are that every thread of the block reaches, each time
+    #: (:mod:`barrier.uniformity`): every lane stamps the same arrival, so they need no stamps
+    all_lanes: frozenset = frozenset()
 
     def sync_point(self, loc, scope: str = "warp", mask: ir.Expr | None = None,
                    width: ir.Expr | None = None) -> ir.Stmt:
@@ -427,12 +436,20 @@ class WarpLowering:
         # Each site has its own stamps: the thread loop that reads this collective's result also
         # runs the next collective's phase A, whose stamps must not be seen yet.
         buffers = 2 if self.fibers else 1
-        stamp_type = ir_array("unsigned", buffers)
-        stamp = self.fresh(f"{base}_stamp", stamp_type, loc)
-        self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, stamp_type, ir.InitList((), loc=loc), loc=loc))
-        arrival: ir.Expr = self.epoch
         slot: ir.Expr = flat
-        stamps, exchanged = stamp, None
+        exchanged = None
+        every_lane = not self.fibers and c.scope == "warp" and c.loc in self.all_lanes
+        if every_lane:
+            # Every thread of the block arrives here together: a lane takes part when it exists
+            # and is in the mask, with no stamps to write, compare or clear for each block.
+            stamp = stamps = ir.Literal("nullptr", loc=loc)
+        else:
+            stamp_type = ir_array("unsigned", buffers)
+            stamp = self.fresh(f"{base}_stamp", stamp_type, loc)
+            self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, stamp_type, ir.InitList((), loc=loc),
+                                               loc=loc))
+            stamps = stamp
+        arrival: ir.Expr = self.epoch
         if self.fibers:
             # Fibers run in rounds: the round that reads this collective's result also runs the
             # next arrival's phase A, so arrivals alternate between two halves of the storage.
@@ -445,7 +462,8 @@ class WarpLowering:
                              ir.Binary("&", counter, ir.Literal("1u", loc=loc), loc=loc), loc=loc)
             slot = ir.Binary("+", flat, half, loc=loc)
             stamps = ir.Binary("+", stamp, half, loc=loc)
-        pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(stamp, slot, loc=loc), arrival, loc=loc), loc=loc))
+        if not every_lane:
+            pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(stamp, slot, loc=loc), arrival, loc=loc), loc=loc))
         xchg = None
         if value is not None:
             xchg_type = ir_array(c.type, buffers)
@@ -721,6 +739,21 @@ def _volatile_types(kernel: ir.Kernel, ctx: PassContext) -> dict[int, str]:
     return {sym: t for sym, t in types.items() if "volatile" in t}
 
 
+def _reached_by_every_thread(kernel: ir.Kernel, ctx: PassContext) -> frozenset:
+    """The places of the warp collectives that every thread of a block reaches, as often as the
+    others: under no condition, loop exit or return that may differ between threads.  (Places,
+    as the lowering rebuilds the nodes; a place that holds several collectives counts only when
+    all of them are reached so.)"""
+    found = uniformity.for_kernel(kernel, ctx)
+    level: dict = {}
+    for n in kernel.walk():
+        if isinstance(n, ir.WarpCollective) and n.scope == "warp":
+            d = found.collectives.get(id(n))
+            here = Level.UNKNOWN if d is None else d.level
+            level[n.loc] = max(level.get(n.loc, Level.UNIFORM), here)
+    return frozenset(loc for loc, lv in level.items() if lv == Level.UNIFORM)
+
+
 @register
 @dataclass(frozen=True)
 class WarpCollectives:
@@ -743,7 +776,8 @@ class WarpCollectives:
         epoch_name = fresh_name("warp_epoch", used)
         epoch = ir.Name(epoch_name, ctx.fresh_sym(epoch_name, "unsigned", "local", loc), loc=loc)
         params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
-        lowering = WarpLowering(ctx, used, types, epoch, params, spaces=MemorySpaces.of(kernel, ctx))
+        lowering = WarpLowering(ctx, used, types, epoch, params, spaces=MemorySpaces.of(kernel, ctx),
+                                all_lanes=_reached_by_every_thread(kernel, ctx))
         stmts = tuple(replace(s, body=replace(s.body, stmts=lowering.stmts(s.body.stmts, True)))
                       if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
         if all(a is b for a, b in zip(stmts, grid.body.stmts)):

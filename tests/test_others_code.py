@@ -392,6 +392,17 @@ def test_waiting_blocks_reuse_fiber_stacks(tmp_path):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
+@covers("Warp shuffles", "warp shuffles every thread of the block reaches (a warp sum of a 16x16 block, "
+        "a partial last warp)", note="exchanged without arrival stamps; those under a condition or after an early "
+                                     "return keep them")
+def test_warp_sums_every_lane_reaches(tmp_path):
+    result, run, _ = translate_build_run(OTHERS / "warp_sums_every_lane.cu", tmp_path)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    # HeCBench jacobi spent most of its time stamping and clearing arrivals no lane could miss.
+    assert "shfl_down_13_stamp" not in result.source and "shfl_xor_30_stamp" not in result.source
+    assert "shfl_down_21_stamp" in result.source and "shfl_down_38_stamp" in result.source
+
+
 @covers("Kernels and memory", "c ? __syncthreads() : __syncwarp() with a constant condition (only the chosen arm)")
 @covers("Kernels and memory", "pointer to an array (T (*p)[N]) kept across synchronizations")
 def test_barrier_chosen_by_a_constant(tmp_path):

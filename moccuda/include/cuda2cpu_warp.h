@@ -11,7 +11,8 @@
  * 3-D blocks, and the last warp of a block may be partial).  A segment is `width` consecutive
  * lanes (a shuffle's width, a tile's size).  A lane *takes part* when it exists (flat id below
  * the block's thread count), is in `mask`, and reached the same collective as the caller (equal
- * stamp).  Reading a lane that does not take part (undefined in CUDA) returns the caller's own
+ * stamp; `stamp` is null where every thread of the block reaches the collective together, as
+ * the translator proved).  Reading a lane that does not take part (undefined in CUDA) returns the caller's own
  * value; votes, matches and reductions count only the lanes that take part.
  */
 #ifndef MOCCUDA_CUDA2CPU_WARP_H
@@ -67,7 +68,7 @@ inline unsigned taking_part(const unsigned *stamp, unsigned flat, unsigned nthre
     unsigned bits = 0;
     for (unsigned i = 0; i < p.width; ++i) {
         unsigned f = p.base + p.first + i;
-        if (f < nthreads && ((mask >> (p.first + i)) & 1u) && stamp[f] == stamp[flat])
+        if (f < nthreads && ((mask >> (p.first + i)) & 1u) && (stamp == nullptr || stamp[f] == stamp[flat]))
             bits |= 1u << i;
     }
     return bits;
@@ -79,7 +80,7 @@ inline T read_lane(const T *xchg, const unsigned *stamp, unsigned flat, unsigned
                    unsigned src)
 {
     unsigned f = flat - flat % 32u + src;
-    if (src >= 32u || f >= nthreads || !((mask >> src) & 1u) || stamp[f] != stamp[flat])
+    if (src >= 32u || f >= nthreads || !((mask >> src) & 1u) || (stamp != nullptr && stamp[f] != stamp[flat]))
         return own;
     return xchg[f];
 }

@@ -30,7 +30,6 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
         float shfl_xor_18_value_per_thread[1024];
         bool pred_16[1024];
         unsigned warp_epoch = 1;
-        unsigned shfl_down_12_stamp[1024] = {};
         float shfl_down_12[1024];
         unsigned shfl_xor_18_stamp[1024] = {};
         float shfl_xor_18[1024];
@@ -63,7 +62,6 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
                     auto &v = v_per_thread[thread];
                     auto &shfl_down_12_value = shfl_down_12_value_per_thread[thread];
                     shfl_down_12_value = v;
-                    shfl_down_12_stamp[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = warp_epoch;
                     shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = shfl_down_12_value;
                 }
                 ++warp_epoch;
@@ -74,7 +72,7 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
                     const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
                     auto &v = v_per_thread[thread];
                     auto &shfl_down_12_value = shfl_down_12_value_per_thread[thread];
-                    v += moccuda::warp::shfl_down(shfl_down_12, shfl_down_12_stamp, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12_value, offset, 32);
+                    v += moccuda::warp::shfl_down(shfl_down_12, nullptr, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12_value, offset, 32);
                 }
             }
         }
