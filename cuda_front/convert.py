@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import clang.cindex as ci
@@ -134,6 +134,19 @@ class Converter:
         self.function: ci.Cursor | None = None
         #: The class of the member function being converted (``member_function``), else None.
         self.member_context: members.MemberContext | None = None
+        #: Lambdas stored in local variables of the function being converted: the variable's
+        #: symbol -> the lambda (see :meth:`lambda_declaration`).
+        self.lambda_variables: dict[int, LocalLambda] = {}
+        #: Every lambda's body as a function for ``inline-device`` to inline at each call, by the
+        #: name its calls use (one per lambda and result type: a generic lambda's differ); and
+        #: the function (kernel or ``__device__`` function) each was declared in.
+        self.lambda_functions: dict[str, ir.DeviceFunction] = {}
+        self.lambda_owners: dict[str, str] = {}
+        self.lambda_keys: dict[str, tuple] = {}  # a lambda function's name -> (lambda, result type)
+        # Symbols of the variables the converter makes (a lambda's captured copies): above every
+        # declaration's address, which is the symbol of what clang declared.
+        self.next_made_sym = 1 << 62
+        self.conversions = 0  # function bodies converted (a body converted twice has its own lambdas)
 
     # ---------------------------------------------------------------------------- functions
 
@@ -195,9 +208,16 @@ class Converter:
         self.namespace_aliases = {}
         self.local_types = []
         self.function = cursor
+        self.lambda_variables = {}
+        self.conversions += 1
         for child in cursor.get_children():
             if child.kind == K.COMPOUND_STMT:
-                return self.block(child)
+                body = self.block(child)
+                for n in body.walk():
+                    if isinstance(n, ir.Name) and n.sym in self.lambda_variables:
+                        raise unsupported(n.loc, f"a use of the lambda '{n.name}' other than a call (device code "
+                                                 "calls a lambda where it is declared: it is inlined there)")
+                return body
         raise CompileError([error(location(cursor), f"'{cursor.spelling}' has no body")])
 
     def type_text(self, spelling: str, constants: bool = True) -> str:
@@ -263,6 +283,8 @@ class Converter:
                     decls.append(self.static_assert(child))
                 elif child.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.ENUM_DECL):
                     self.local_types.append(self.local_type(child))
+                elif child.kind == K.VAR_DECL and _lambda_initializer(child) is not None:
+                    decls.extend(self.lambda_declaration(child, _lambda_initializer(child)))
                 elif child.kind != K.TYPE_REF:
                     decls.append(self.var_decl(child))
             return decls
@@ -370,8 +392,9 @@ class Converter:
         sym = symbol_id(cursor)
         kind = "shared" if storage.startswith("shared") else "local"
         canonical = cursor.type.get_canonical().spelling
-        if canonical.startswith(("cooperative_groups::", "cuda::")) and "::" not in type_spelling:
-            # `auto tile = cg::tiled_partition<16>(...)`, `auto token = bar.arrive()` (a
+        if re.sub(r"^(const |volatile )+", "", canonical).startswith(("cooperative_groups::", "cuda::")) \
+                and "::" not in type_spelling:
+            # `[const] auto tile = cg::tiled_partition<16>(...)`, `auto token = bar.arrive()` (a
             # cuda::barrier's): the deduced type, spelled unqualified
             type_spelling = canonical
         if type_spelling.startswith("auto") and init is None:
@@ -384,6 +407,105 @@ class Converter:
             if value:
                 self.local_constants[cursor.spelling] = f"({self.type_text(tokens_text(value))})"
         return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
+
+    def lambda_declaration(self, var: ci.Cursor, lam: ci.Cursor) -> list[ir.Stmt]:
+        """``auto f = [captures](params) { body };``: the lambda is inlined where it is called
+        (``inline-device``), so the declaration keeps only what the closure holds: a copy of each
+        variable captured by value, taken here as the closure takes it (``const`` unless the
+        lambda is ``mutable``); the body reads the copy, and the variables captured by reference
+        themselves."""
+        loc = location(var)
+        tokens = clang_ext.written_tokens(lam)
+        if tokens is None:
+            raise unsupported(loc, "a lambda spelled by a macro in device code")
+        spelled = [t.spelling for t in tokens]
+        close = _matching(spelled, 0)
+        items = [" ".join(item) for item in _split_commas(spelled[1:close])]
+        default = next((i for i in items if i in ("&", "=")), None)
+        by_value, by_reference = set(), set()
+        for item in items:
+            if item in ("&", "="):
+                continue
+            if item in ("this", "* this") or "=" in item or "..." in item:
+                raise unsupported(loc, f"the capture '{item}' of a lambda in device code (capture variables, by "
+                                       "value or by reference)")
+            (by_reference if item.startswith("&") else by_value).add(item.lstrip("& "))
+        mutable = "mutable" in spelled[close:spelled.index("{") if "{" in spelled else len(spelled)]
+        body_cursor = next((c for c in lam.get_children() if c.kind == K.COMPOUND_STMT), None)
+        if body_cursor is None:
+            raise unsupported(loc, "this lambda")
+        params = []
+        for child in lam.get_children():
+            if child.kind == K.PARM_DECL:
+                if not child.spelling:
+                    raise unsupported(location(child), "an unnamed parameter of a lambda in device code")
+                sym = symbol_id(child)
+                self.symbols[sym] = ir.Symbol(sym, child.spelling, self.type_text(child.type.spelling), "param",
+                                              location(child))
+                params.append(ir.Param(sym, child.spelling, self.type_text(child.type.spelling), loc=location(child)))
+        captured = _captured_variables(lam, body_cursor)
+        shadowed = self.names_declared_twice()
+        copies: list[ir.Stmt] = []
+        renamed: dict[int, ir.Expr] = {}
+        for ref in captured:
+            name = ref.spelling
+            value = name in by_value or (name not in by_reference and default == "=")
+            if not value:
+                if name in shadowed:
+                    raise unsupported(loc, f"a lambda that captures '{name}' by reference where another variable "
+                                           f"of the function is named '{name}' too (rename one)")
+                continue
+            type_ = ref.type.get_canonical()
+            if type_.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.VARIABLEARRAY):
+                raise unsupported(loc, f"a lambda in device code that captures the array '{name}' by value")
+            spelling = self.type_text(ref.type.spelling).rstrip("&").strip()
+            copy_name = self.fresh_local_name(f"{var.spelling}_{name}")
+            copy_type = spelling if mutable or spelling.startswith("const ") else f"const {spelling}"
+            copy_sym = self.next_made_sym
+            self.next_made_sym += 1
+            self.symbols[copy_sym] = ir.Symbol(copy_sym, copy_name, copy_type, "local", loc)
+            original = ir.Name(name, symbol_id(ref), loc=loc)
+            copies.append(ir.VarDecl(copy_sym, copy_name, copy_type, original, loc=loc))
+            renamed[symbol_id(ref)] = ir.Name(copy_name, copy_sym, loc=loc)
+        body = _substituted_block(self.block(body_cursor), renamed)
+        sym = symbol_id(var)
+        self.lambda_variables[sym] = LocalLambda(var.spelling, tuple(params), body, loc)
+        self.symbols[sym] = ir.Symbol(sym, var.spelling, "auto", "local", loc)
+        return copies
+
+    def lambda_call(self, lam: LocalLambda, cursor: ci.Cursor, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.Call:
+        """A call of a local lambda: a call of its body as a function that ``inline-device``
+        inlines here.  The result's type is the call's (a generic lambda's calls may differ)."""
+        result = self.type_text(cursor.type.spelling)
+        if "&" in result or "dependent" in result:
+            raise unsupported(loc, f"a call of the lambda '{lam.name}' whose result is a reference or depends on a "
+                                   "template parameter (give the lambda a return type: -> T)")
+        result = re.sub(r"^(const |volatile )+", "", result)
+        key = (lam.name, lam.loc, result, self.conversions)
+        name = next((n for n, k in self.lambda_keys.items() if k == key), None)
+        if name is None:
+            name = f"{lam.name}__lambda{len(self.lambda_functions) + 1}"
+            self.lambda_keys[name] = key
+            self.lambda_functions[name] = ir.DeviceFunction(lam.name, result, lam.params, lam.body, loc=lam.loc)
+            self.lambda_owners[name] = self.function.spelling if self.function is not None else ""
+        return ir.Call(name, args, loc=loc)
+
+    def names_declared_twice(self) -> set[str]:
+        """Names that two variables or parameters of the function being converted have."""
+        seen: dict[str, int] = {}
+        for n in self.function.walk_preorder() if self.function is not None else ():
+            if n.kind in (K.VAR_DECL, K.PARM_DECL) and n.spelling:
+                seen[n.spelling] = seen.get(n.spelling, 0) + 1
+        return {name for name, count in seen.items() if count > 1}
+
+    def fresh_local_name(self, base: str) -> str:
+        """``base``, or ``base_N``: a name no declaration or reference of the function spells."""
+        taken = {n.spelling for n in self.function.walk_preorder()} if self.function is not None else set()
+        taken |= {s.name for s in self.symbols.values()}
+        name, n = base, 1
+        while name in taken:
+            name, n = f"{base}_{n}", n + 1
+        return name
 
     def local_type(self, cursor: ci.Cursor) -> ir.LocalType:
         """A type defined in a kernel's body, kept as written for the top of the translation
@@ -555,7 +677,8 @@ class Converter:
         if kind == K.CXX_UNARY_EXPR:
             return self.sizeof(cursor, children)
         if kind == K.LAMBDA_EXPR:
-            raise unsupported(loc, "a lambda in device code")
+            raise unsupported(loc, "a lambda in device code other than one stored in a local variable "
+                                   "(auto f = [...](...) {...};) and called")
         if kind in (K.CXX_NEW_EXPR, K.CXX_DELETE_EXPR):
             raise unsupported(loc, "new/delete in device code")
         if kind == K.CXX_THIS_EXPR:
@@ -692,6 +815,8 @@ class Converter:
         args = tuple(a for a in (self.expr_or_none(c) for c in arg_cursors) if a is not None)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
             return self.constructor_call(cursor, args, loc)
+        if name == "operator()" and args and isinstance(args[0], ir.Name) and args[0].sym in self.lambda_variables:
+            return self.lambda_call(self.lambda_variables[args[0].sym], cursor, args[1:], loc)
         if name in _OPERATOR_NAMES:
             return _operator_call(name, args, loc)
         callee_cursors = children[: len(children) - len(arg_cursors)]
@@ -968,6 +1093,76 @@ def _is_macro_use(tu: ci.TranslationUnit, token) -> bool:
     # The expansion that starts at the token (not one whose argument the token is in).
     return (found.kind == K.MACRO_INSTANTIATION and found.spelling == token.spelling
             and found.extent.start.offset == token.extent.start.offset)
+
+
+@dataclass(frozen=True)
+class LocalLambda:
+    """A lambda stored in a local variable: its parameters, and its body as the IR of the
+    variable's function (captured-by-value variables read the copies the declaration made)."""
+
+    name: str
+    params: tuple[ir.Param, ...]
+    body: ir.Block
+    loc: SourceLoc
+
+
+def _lambda_initializer(var: ci.Cursor) -> ci.Cursor | None:
+    """The lambda a variable is initialized with (``auto f = [...] {...};``), or None."""
+    init = clang_ext.var_decl_initializer(var)
+    while init is not None and init.kind == K.UNEXPOSED_EXPR and len(list(init.get_children())) == 1:
+        init = next(init.get_children())
+    return init if init is not None and init.kind == K.LAMBDA_EXPR else None
+
+
+def _captured_variables(lam: ci.Cursor, body: ci.Cursor) -> list[ci.Cursor]:
+    """The local variables of the functions around the lambda that its body names (what it
+    captures, explicitly or by a default), each once, in the order first named."""
+    found: dict = {}
+    inner = {clang_ext.identity(n) for n in lam.walk_preorder() if n.kind in (K.VAR_DECL, K.PARM_DECL)}
+    for n in body.walk_preorder():
+        ref = n.referenced if n.kind == K.DECL_REF_EXPR else None
+        if ref is None or ref.kind not in (K.VAR_DECL, K.PARM_DECL) or clang_ext.identity(ref) in inner:
+            continue
+        parent = ref.semantic_parent
+        if parent is None or parent.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+            continue  # a global or a member
+        if ref.kind == K.VAR_DECL and ref.storage_class == ci.StorageClass.STATIC:
+            continue
+        found.setdefault(clang_ext.identity(ref), ref)
+    return list(found.values())
+
+
+def _matching(tokens: list[str], start: int) -> int:
+    """The index of the bracket that closes the one at ``start``."""
+    pairs = {"[": "]", "(": ")", "{": "}", "<": ">"}
+    opening, depth = tokens[start], 0
+    for i in range(start, len(tokens)):
+        if tokens[i] == opening:
+            depth += 1
+        elif tokens[i] == pairs[opening]:
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(tokens)
+
+
+def _split_commas(tokens: list[str]) -> list[list[str]]:
+    """``tokens`` split at the commas outside brackets."""
+    items, current, depth = [], [], 0
+    for t in tokens:
+        depth += 1 if t in ("(", "[", "{") else -1 if t in (")", "]", "}") else 0
+        if t == "," and depth == 0:
+            items.append(current)
+            current = []
+        else:
+            current.append(t)
+    return items + [current] if current else items
+
+
+def _substituted_block(block: ir.Block, values: dict[int, ir.Expr]) -> ir.Block:
+    if not values:
+        return block
+    return ir.transform(block, lambda n: values[n.sym] if isinstance(n, ir.Name) and n.sym in values else n)
 
 
 def _is_parenthesized_list(init: ci.Cursor) -> bool:

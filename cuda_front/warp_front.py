@@ -23,6 +23,7 @@ import re
 
 import clang.cindex as ci
 
+from cuda_front import clang_ext
 from cuda_front.clang_ext import location, tokens_text
 from foundation import ir
 from foundation.diagnostics import CompileError, unsupported
@@ -70,7 +71,45 @@ def _group_type(cursor: ci.Cursor) -> str:
     spelling = _plain(cursor.type.get_canonical())
     if not spelling.startswith(CG) and ("thread_block" in _plain(cursor.type) or "grid_group" in _plain(cursor.type)):
         spelling = CG + _plain(cursor.type).rsplit("::", 1)[-1]  # dependent: as written
+    if spelling == "auto" and cursor.kind == K.DECL_REF_EXPR and cursor.referenced is not None:
+        return _deduced_group_type(cursor.referenced) or spelling
     return spelling
+
+
+#: The functions that make a group, and the type each returns.
+_GROUP_MAKERS = {"this_thread_block": "thread_block", "coalesced_threads": "coalesced_group", "this_grid": "grid_group"}
+
+
+def _deduced_group_type(var: ci.Cursor, depth: int = 0) -> str | None:
+    """The group type of ``auto g = <initializer>`` in a template, where clang leaves it undeduced
+    until instantiation: read from the initializer (``cg::tiled_partition<N>(block)`` is
+    ``thread_block_tile<N>``, ``cg::this_thread_block()`` a ``thread_block``, another group
+    variable that variable's type); None when it is none of these."""
+    init = clang_ext.var_decl_initializer(var) if var.kind == K.VAR_DECL else None
+    while init is not None and init.kind == K.UNEXPOSED_EXPR and len(list(init.get_children())) == 1:
+        init = next(init.get_children())
+    if init is None or depth > 8:
+        return None
+    if init.kind == K.DECL_REF_EXPR:  # auto g = other_group;
+        return _group_type(init) if _group_type(init) != "auto" else (
+            _deduced_group_type(init.referenced, depth + 1) if init.referenced is not None else None)
+    if init.kind != K.CALL_EXPR:
+        return None
+    tokens = [t.spelling for t in (clang_ext.written_tokens(init) or [])]
+    paren = tokens.index("(") if "(" in tokens else len(tokens)
+    head = tokens[:paren]
+    names = [t for t in head if t.isidentifier() and t not in ("cg", "cooperative_groups")]
+    if not names:
+        return None
+    maker = names[0]
+    if maker in _GROUP_MAKERS and head[-1] == maker:
+        return CG + _GROUP_MAKERS[maker]
+    if maker == "tiled_partition" and len(head) >= 4 and head[-1] == ">" and head[head.index(maker) + 1] == "<":
+        size = "".join(head[head.index(maker) + 2:-1])
+        return CG + f"thread_block_tile<{size}>"
+    if maker == "tiled_partition":
+        return CG + "thread_group"  # tiled_partition(group, n): a size known at run time
+    return None
 
 
 def _tile_size(group_type: str, loc) -> ir.Expr | None:

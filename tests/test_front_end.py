@@ -128,7 +128,11 @@ def test_user_variable_named_like_a_loop_index(tmp_path):
 @pytest.mark.parametrize("body, what", [
     ("a[0] = __shfl(a[1], 0);", "the pre-CUDA-9 shuffle __shfl() without a mask (use __shfl_sync) is not "
                                 "supported"),
-    ("auto f = [](int v) { return v; }; a[0] = f(1);", "a lambda in device code is not supported"),
+    ("a[0] = [](int v) { return v; }(1);", "a lambda in device code other than one stored in a local variable"),
+    ("auto f = [](int v) { return v; }; auto g = f; a[0] = g(1);", "a use of the lambda 'f' other than a call"),
+    ("int b[2] = {1, 2}; auto f = [=] { return b[0]; }; a[0] = f();", "captures the array 'b' by value"),
+    ("int v = 1; auto f = [&v] { return v; }; { int v = 2; a[v] = f(); }", "captures 'v' by reference where another"),
+    ("int v = 1; auto f = [w = v] { return w; }; a[0] = f();", "the capture 'w = v' of a lambda"),
     ("asm(\"nop\"); a[0] = 1;", "inline assembly in device code is not supported"),
     ("if (threadIdx.x) { __syncthreads(); }", "depends on threadIdx"),
 ])

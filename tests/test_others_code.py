@@ -617,3 +617,32 @@ def test_cuda_arch_follows_the_gpu_target(tmp_path):
     assert built.returncode == 0, built.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "out[0] = -2, expected 7" in run.stdout, run.stdout
+
+
+@covers("Cooperative groups", "auto g = cg::this_thread_block() / cg::tiled_partition<N>(g) / cg::coalesced_threads() "
+        "in a kernel template")
+def test_groups_declared_auto_in_kernel_templates(tmp_path):
+    _passes(tmp_path, "auto_groups.cu")
+
+
+@covers("Cooperative groups", "thread_block_tile<N> with N a template parameter instantiated above 32",
+        status="not supported", note="the build stops at a static_assert that says so")
+def test_a_tile_of_several_warps_from_a_template_parameter_stops_the_build(tmp_path):
+    cu = tmp_path / "t.cu"
+    cu.write_text("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                  "template <int N> __global__ void k(int *a) {\n  auto t = cg::tiled_partition<N>(cg::this_thread_block());\n"
+                  "  a[threadIdx.x] = t.shfl_down(a[threadIdx.x], 1);\n}\n"
+                  "int main() { int *a = nullptr; k<64><<<1, 64>>>(a); }\n")
+    built = run_cli(cu, "-o", tmp_path / "t")
+    assert built.returncode != 0 and "a tile of several warps" in built.stderr, built.stderr
+
+
+@covers("Device code", "lambda stored in a local variable and called (captures by reference, by value, [&], [=]; "
+        "generic; returns in a switch; reads threadIdx)", "lambda holding a barrier or a tile shuffle (inlined)")
+def test_lambdas_in_device_code(tmp_path):
+    _passes(tmp_path, "device_lambdas.cu")
+
+
+def test_lambdas_in_device_code_under_the_fallback_lowering(tmp_path):
+    _, run, _ = translate_build_run(OTHERS / "device_lambdas.cu", tmp_path, TranslateOptions(lowering="fallback"))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

@@ -1086,7 +1086,13 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     # code may call them).
     # (One that only declares __shared__ variables is kept: shared_in_kept_code.)
     member_fns = member_functions(scan, converter)
-    inlined = synchronizing_functions(bodies, block_storage, member_fns.bodies) | _overloaded_with_barriers(scan)
+    # A lambda is inlined where it is called: those of kernels and of translated functions always
+    # (no function is emitted for them), those of functions kept as written when they synchronize.
+    lambdas = converter.lambda_functions
+    kernel_names = {c.spelling for c in scan.kernels}
+    inlined_lambdas = {name for name, owner in converter.lambda_owners.items() if owner in kernel_names or owner in needs}
+    inlined = synchronizing_functions({**bodies, **lambdas}, block_storage | inlined_lambdas, member_fns.bodies) \
+        | _overloaded_with_barriers(scan)
     inlined |= _unreadable_synchronizing_members(member_fns, inlined)
     member_edits, member_errors = inlined_member_edits(member_fns, inlined)
     errors.extend(member_errors)
@@ -1111,7 +1117,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     program = ir.Program(kernels, tuple(device_fns))
     program = ir.pass_builtins_to_calls(program, needs)
 
-    ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule, device_bodies=bodies,
+    ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule,
+                      device_bodies={**bodies, **lambdas},
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
                       binds_dynamic_shared=bool(kept_shared), sets_ambient_index=bool(kept_builtins),
                       unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels),

@@ -100,6 +100,10 @@ public:
 };
 class __attribute__((unused)) thread_block : public thread_group {};
 template <unsigned int Size> class __attribute__((unused)) thread_block_tile : public thread_group {
+    /* A tile's size the front end could not check (a template's parameter) is checked here. */
+    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+                  "cuda2cpu: thread_block_tile<N> is supported for N a power of two from 1 to 32 (a tile of "
+                  "several warps, with cg::block_tile_memory, is not)");
 public:
     thread_block_tile() { tile = Size; }
 };
