@@ -199,7 +199,7 @@ class Converter:
                 raise unsupported(location(child), "an unnamed kernel parameter")
             sym = symbol_id(child)
             self.symbols[sym] = ir.Symbol(sym, name, child.type.spelling, "param", location(child))
-            params.append(ir.Param(sym, name, child.type.spelling, loc=location(child)))
+            params.append(ir.Param(sym, name, child.type.spelling, default_argument(child), loc=location(child)))
         return tuple(params)
 
     def function_body(self, cursor: ci.Cursor) -> ir.Block:
@@ -1163,6 +1163,18 @@ def _substituted_block(block: ir.Block, values: dict[int, ir.Expr]) -> ir.Block:
     if not values:
         return block
     return ir.transform(block, lambda n: values[n.sym] if isinstance(n, ir.Name) and n.sym in values else n)
+
+
+def default_argument(param: ci.Cursor) -> str:
+    """The default argument written in a parameter's declaration (``int *p = NULL``: ``NULL``),
+    or ""."""
+    spelled = [t.spelling for t in clang_ext.written_tokens(param) or []]
+    depth = 0
+    for i, token in enumerate(spelled):
+        depth += 1 if token in ("(", "[", "{", "<") else -1 if token in (")", "]", "}", ">") else 0
+        if token == "=" and depth == 0:
+            return " ".join(spelled[i + 1:])
+    return ""
 
 
 def _is_parenthesized_list(init: ci.Cursor) -> bool:

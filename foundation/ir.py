@@ -411,6 +411,7 @@ class Param(Node):
     sym: int
     name: str
     type: str
+    default: str = ""  # the default argument as written (``= NULL``'s ``NULL``), or ""
 
 
 @dataclass(frozen=True)

@@ -379,7 +379,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
 
 
 def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
-    params = ["moccuda::LaunchConfig launch"] + [declare(p.type, p.name) for p in kernel.params]
+    params = ["moccuda::LaunchConfig launch"] + [_declare_param(p) for p in kernel.params]
     head = head or (f"{kernel.qualifiers} " if kernel.qualifiers else "")
     return f"{head}void {name or kernel.name + kernel.specialization}({', '.join(params)})"
 
@@ -512,12 +512,17 @@ def kernel_declaration(kernel_name: str, params_text: list[str], template: str, 
     return f"{head}{q}void {kernel_name}({', '.join(['moccuda::LaunchConfig launch'] + params_text)})"
 
 
+def _declare_param(p: ir.Param) -> str:
+    """A parameter's declaration, with its default argument where the source wrote one."""
+    return declare(p.type, p.name) + (f" = {p.default}" if p.default else "")
+
+
 def emit_device_function(fn: ir.DeviceFunction) -> str:
     printer = StmtPrinter()
     if fn.template:
         printer.emit(fn.template)
     params = [f"const {ir.BUILTIN_TYPES[b]} {b}" for b in fn.builtins]
-    params += [declare(p.type, p.name) for p in fn.params]
+    params += [_declare_param(p) for p in fn.params]
     head = f"{fn.qualifiers} " if fn.qualifiers else ""
     printer.emit(f"{head}{declare(fn.return_type, fn.name)}({', '.join(params)})")
     printer.stmt(ir.as_block(fn.body))

@@ -646,3 +646,16 @@ def test_lambdas_in_device_code(tmp_path):
 def test_lambdas_in_device_code_under_the_fallback_lowering(tmp_path):
     _, run, _ = translate_build_run(OTHERS / "device_lambdas.cu", tmp_path, TranslateOptions(lowering="fallback"))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Kernels and memory", "default arguments of a kernel and of a translated __device__ function")
+def test_default_arguments_of_kernels_and_device_functions(tmp_path):
+    _passes(tmp_path, "kernel_default_arguments.cu")
+
+
+@covers("Kernels and memory", "reference parameters of an inlined synchronizing function, live across its barriers "
+        "(split lowering kept)")
+def test_reference_parameters_across_barriers_keep_the_split_lowering(tmp_path):
+    result, run, _ = translate_build_run(OTHERS / "reference_parameters_across_barriers.cu", tmp_path)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    assert not any("fallback" in w.message for w in result.warnings), [w.message for w in result.warnings]

@@ -24,8 +24,9 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, launch_sites, members
-from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, inline_assembly_error,
-                                is_builtin_decl, is_namespace_shared, location, specialization_arguments, template_header)
+from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, default_argument,
+                                inline_assembly_error, is_builtin_decl, is_namespace_shared, location,
+                                specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from cuda_front.warp_front import WARP_INTRINSICS
 from foundation import ir
@@ -883,11 +884,14 @@ def _tok_loc(tok) -> SourceLoc:
     return SourceLoc(loc.file.name if loc.file else "?", loc.line, loc.column)
 
 
-def prototype_text(cursor: ci.Cursor, team: bool = False) -> str:
+def prototype_text(cursor: ci.Cursor, team: bool = False, defaults: bool = True) -> str:
+    """``defaults``: with the default arguments written in ``cursor``'s parameters."""
     params = []
     for p in cursor.get_children():
         if p.kind == K.PARM_DECL:
-            params.append(declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
+            default = default_argument(p) if defaults else ""
+            params.append((declare(p.type.spelling, p.spelling) if p.spelling else p.type.spelling)
+                          + (f" = {default}" if default else ""))
     if team:
         return emit.kernel_declaration(emit.team_function_name(cursor.spelling), params, template_header(cursor), "static")
     specialization = specialization_arguments(cursor)
@@ -1140,7 +1144,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         if kernel.name in team_kernels and cursor.lexical_parent.kind == K.LINKAGE_SPEC:
             # `extern "C"` written before the kernel applies to the first declaration of the text:
             # the kernel's own, not its static team function.
-            text = prototype_text(cursor) + ";\n" + text
+            text = prototype_text(cursor, defaults=False) + ";\n" + text  # the definition has them
         text += macro_directives(_file_bytes(scan, file), start, end)
         edits.setdefault(file, []).append(Edit(start, end, text))
     for cursor in scan.kernel_prototypes:
