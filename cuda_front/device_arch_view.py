@@ -8,8 +8,8 @@ host branch: a translation that builds and computes something else.
 
 So the conditional directives inside the definitions of device-only functions (``__global__``, and
 ``__device__`` without ``__host__``) are rewritten to what the device pass sees (``__CUDA_ARCH__``
-is ``TranslateOptions.device_arch``: the newest GPU target of ``-arch``/``-gencode``, else 700,
-MocCUDA's device), and the file is parsed again.  Each rewrite keeps the line's length, so every offset and
+is ``TranslateOptions.device_arch``: the image of the ``-arch``/``-gencode`` targets a 7.0 device
+runs, MocCUDA's device, else 700), and the file is parsed again.  Each rewrite keeps the line's length, so every offset and
 location of the file stays as written.  Host code, ``__host__ __device__`` functions and
 directives at namespace scope keep the host pass's view (``#if !defined(__CUDA_ARCH__)`` around a
 fallback ``atomicAdd(double*, double)`` is such a directive: MocCUDA provides the function).

@@ -40,8 +40,10 @@ def test_only_inside_the_given_ranges_and_not_in_literals():
     (["-arch sm_60"], 600),
     (["--gpu-architecture compute_90a"], 900),
     (["-arch native"], DEFAULT_DEVICE_ARCH),
-    (["-gencode arch=compute_70,code=sm_70", "-gencode arch=compute_80,code=[sm_80,compute_80]"], 800),
+    (["-gencode arch=compute_60,code=sm_60", "-gencode arch=compute_80,code=[sm_80,compute_80]"], 600),
+    (["-gencode arch=compute_70,code=sm_70", "-gencode arch=compute_52,code=sm_52"], 700),
     (["-Xptxas -v", "-code sm_75"], 750),
+    (["--gpu-architecture sm_90", "-code sm_86"], 860),
 ])
-def test_device_arch_is_the_newest_gpu_target_named(ignored, arch):
+def test_device_arch_is_the_image_a_7_0_device_runs(ignored, arch):
     assert device_arch(ignored) == arch

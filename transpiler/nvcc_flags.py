@@ -642,9 +642,9 @@ _TARGET = re.compile(r"(?:sm|compute|lto)_(\d+)[af]?$")
 
 def device_arch(ignored: list[str]) -> int:
     """The ``__CUDA_ARCH__`` device code is compiled with, from the GPU targets given
-    (``-arch sm_60``, ``-gencode arch=compute_70,code=sm_70``, ``-code``): nvcc compiles device
-    code once per virtual architecture, and the runtime takes the newest image, which MocCUDA's
-    device, emulating every one, always can; so the newest architecture named."""
+    (``-arch sm_60``, ``-gencode arch=compute_70,code=sm_70``, ``-code``).  nvcc compiles device
+    code once per architecture, and the runtime runs the newest image the device supports: for
+    MocCUDA's device (7.0) the newest target up to 700, else (every target newer) the oldest."""
     archs = []
     for entry in ignored:
         name, _, value = entry.partition(" ")
@@ -654,4 +654,7 @@ def device_arch(ignored: list[str]) -> int:
             m = _TARGET.match(word)
             if m:
                 archs.append(int(m.group(1)) * 10)
-    return max(archs, default=DEFAULT_DEVICE_ARCH)
+    if not archs:
+        return DEFAULT_DEVICE_ARCH
+    supported = [a for a in archs if a <= DEFAULT_DEVICE_ARCH]
+    return max(supported) if supported else min(archs)
