@@ -64,12 +64,17 @@ def called_functions(fn: ir.DeviceFunction) -> set[str]:
 
 
 def synchronizing_functions(bodies: dict[str, ir.DeviceFunction], block_storage: set[str] = frozenset(),
-                            members: dict[str, tuple[ir.MemberFunction, ...]] | None = None) -> set[str]:
+                            members: dict[str, tuple[ir.MemberFunction, ...]] | None = None,
+                            overloads: dict[str, ir.DeviceFunction] | None = None) -> set[str]:
     """Names of the functions that contain a barrier, directly or through calls; also those
     that use ``__shared__`` variables (``block_storage``: a name of those is enough) and their
     callers: all of these are inlined.  ``members``: member functions by the key of their
-    overload set, which is in the answer where one of the set synchronizes."""
+    overload set, which is in the answer where one of the set synchronizes.  ``overloads``: the
+    overloads of overloaded names (by declaration, ``PassContext.device_overloads``); a name is in
+    the answer where one of its overloads synchronizes."""
     groups = {name: (fn,) for name, fn in bodies.items()} | dict(members or {})
+    for fn in (overloads or {}).values():
+        groups[fn.name] = groups.get(fn.name, ()) + (fn,)
     calls = {name: set().union(*map(called_functions, fns)) for name, fns in groups.items()}
     found = {name for name, fns in groups.items() for fn in fns if ir.contains(fn.body, ir.Barrier)
              or ir.contains(fn.body, ir.WarpCollective) or _writes_volatile_parameter(fn)} | set(block_storage)
@@ -118,25 +123,69 @@ def _plain_type(type_: str) -> str:
 
 
 def _argument_type(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> str | None:
-    """The type a by-value template parameter deduces from ``e``, when the IR tells it exactly: a
-    variable, an element of a pointer or array variable, a cast; else None."""
+    """The type of the argument ``e`` (without a reference, an array as the pointer it decays to),
+    when the IR tells it exactly: a variable, an element of a pointer or array variable, a cast;
+    else None."""
     if isinstance(e, ir.Name) and e.sym in symbols:
-        type_ = _plain_type(symbols[e.sym].type)
-        return None if "[" in type_ or "(" in type_ else type_
-    if isinstance(e, ir.Unary) and e.op == "*" and isinstance(e.operand, ir.Name) and e.operand.sym in symbols:
-        type_ = _plain_type(symbols[e.operand.sym].type)
-        return _plain_type(type_[:-1]) if type_.endswith("*") and "(" not in type_ else None
+        type_ = symbols[e.sym].type.strip().rstrip("&").strip()
+        if "(" in type_:
+            return None
+        if "[" in type_:  # an array decays to a pointer to its first element
+            first = type_.index("[")
+            rest = type_[type_.index("]", first) + 1:]
+            return None if rest else type_[:first].strip() + " *"
+        return type_
+    if isinstance(e, ir.Unary) and e.op == "*" and isinstance(e.operand, ir.Name):
+        # A reference parameter of an inlined function (a pointer to the object it is bound to).
+        pointer = _argument_type(e.operand, symbols)
+        return pointer[:-1].strip() if pointer is not None and pointer.endswith("*") else None
     if isinstance(e, ir.Cast):
-        return _plain_type(e.type)
+        return e.type.strip().rstrip("&").strip()
     if isinstance(e, ir.Index) and isinstance(e.base, ir.Name) and e.base.sym in symbols:
-        base = _plain_type(symbols[e.base.sym].type)
-        if "[" in base:
-            element = base[:base.index("[")].strip()
-            rest = base[base.index("]") + 1:]
-            return None if rest else _plain_type(element)
-        if base.endswith("*") and "(" not in base:
-            return _plain_type(base[:-1])
+        base = _argument_type(e.base, symbols)
+        return base[:-1].strip() if base is not None and base.endswith("*") else None
     return None
+
+
+_QUALIFIERS = re.compile(r"\b(const|volatile|__restrict__|__restrict)\b")
+
+
+def _levels(type_: str) -> list[str]:
+    """``type_`` (without a reference) as its pointee levels: ``const float * const *`` is
+    ``["const float", "const", ""]``: the qualifiers of the innermost type, then of each pointer."""
+    return [part.strip() for part in type_.split("*")]
+
+
+def _deduced_from(declared: str, argument: str, names: list[str]) -> tuple[str, str] | None:
+    """The template parameter a function parameter declared ``declared`` deduces from an argument
+    of type ``argument``, and what it deduces, as C++ does for the shapes ``T``, ``T &``,
+    ``const T &``, ``T *``, ``const T *``, ``T **`` ...: the argument's type with the parameter's
+    pointers and the qualifiers it spells taken off; None for other shapes."""
+    declared = declared.strip()
+    by_reference = declared.endswith("&")
+    levels = _levels(declared.rstrip("&").strip())
+    innermost = _QUALIFIERS.sub("", levels[0]).split()
+    if len(innermost) != 1 or innermost[0] not in names or any(_QUALIFIERS.sub("", q).strip() for q in levels[1:]):
+        return None
+    name = innermost[0]
+    found = _levels(argument)
+    pointers = len(levels) - 1
+    if len(found) - 1 < pointers:
+        return None
+    # T keeps the argument's levels beyond the parameter's pointers; what the parameter's own
+    # level spells (``const T``) is not part of T, and a by-value parameter drops the
+    # argument's top-level qualifiers.
+    kept = found[:len(found) - pointers]
+    last = kept[-1]
+    if pointers == 0 and not by_reference:
+        last = _QUALIFIERS.sub("", last).strip()
+    else:
+        for qualifier in _QUALIFIERS.findall(levels[0]):
+            last = re.sub(rf"\b{qualifier}\b", "", last).strip()
+    kept[-1] = last
+    text = " *".join(kept).strip()
+    text = re.sub(r"\s+", " ", text)
+    return (name, text) if text else None
 
 
 def parameter_type(type_: str) -> str:
@@ -157,17 +206,18 @@ _ARRAY = re.compile(r"^(?:const\s+|volatile\s+)*(.+?)\s*(?:\(\s*[&*]\s*\w*\s*\))
 def _deduce(params: tuple[ir.Param, ...], args: tuple[ir.Expr, ...], names: list[str],
             symbols: dict[int, ir.Symbol]) -> dict[str, str]:
     """Template parameters deduced from the call's arguments, where the IR knows the argument's
-    type exactly: a function parameter declared ``T`` or ``T &`` (possibly const) takes the
-    argument's type; one declared ``T (&)[N]`` (an array by reference) an array variable's
+    type exactly: a function parameter declared ``T``, ``T &``, ``const T *`` ... takes the
+    argument's type less what the declaration spells (``_deduced_from``; inside a template the
+    arguments have the caller's own parameter types, and clang resolves nothing before the
+    instantiation); one declared ``T (&)[N]`` (an array by reference) an array variable's
     element type and extent."""
     args = args[len(args) - len(params):] if len(args) >= len(params) else args
     deduced: dict[str, str] = {}
     for param, arg in zip(params, args):
-        declared = _plain_type(param.type)
-        if declared in names and declared not in deduced:
-            found = _argument_type(arg, symbols)
-            if found is not None:
-                deduced[declared] = found
+        found = _argument_type(arg, symbols)
+        pair = None if found is None else _deduced_from(param.type, found, names)
+        if pair is not None:
+            deduced.setdefault(*pair)
             continue
         array = _ARRAY.match(param.type.strip())
         if isinstance(arg, ir.Unary) and arg.op == "*" and isinstance(arg.operand, ir.Name):
@@ -489,16 +539,20 @@ class Inliner:
         if call.member:
             return self.member_function(call)
         name = ir.callee_name(call.func)
-        fn = self.ctx.device_bodies.get(name)
-        if fn is None and name in self.ctx.unreadable_device_bodies:
+        # An overloaded name has no body of its own: the call names the overload it means.
+        key = name if name in self.ctx.device_bodies or not call.decl else call.decl
+        fn = self.ctx.device_bodies.get(name) or self.ctx.device_overloads.get(call.decl)
+        if fn is None and key in self.ctx.unreadable_device_bodies:
             # The construct that stops the conversion, with where the function is inlined.
-            first, *rest = self.ctx.unreadable_device_bodies[name].diagnostics
+            first, *rest = self.ctx.unreadable_device_bodies[key].diagnostics
             note = Diagnostic("note", call.loc, f"'{name}' is inlined into the kernel here (it synchronizes or "
                                                 "uses __shared__ memory)")
             raise CompileError([replace(first, notes=first.notes + (note,)), *rest])
         if fn is None:
-            raise unsupported(call.loc, f"inlining '{call.func}', which synchronizes, uses __shared__ memory or a "
-                              "warp intrinsic, while it is overloaded (give each overload its own name)")
+            raise unsupported(call.loc, f"inlining the overloaded '{call.func}', which synchronizes, uses __shared__ "
+                              "memory or a warp intrinsic, at a call that does not tell which overload it means (in a "
+                              "template, on arguments of dependent type, more than one takes that many arguments: "
+                              "give each overload its own name)")
         if fn.template:
             return specialize(fn, call, self.ctx.symbols)
         if "<" in call.func:

@@ -216,6 +216,19 @@ def identity(cursor: ci.Cursor) -> int | tuple[int, int | None, int | None]:
     return (cursor._kind_id, cursor.data[0], cursor.data[1])
 
 
+def specialized_template(cursor: ci.Cursor) -> ci.Cursor | None:
+    """The function template ``cursor`` (a function template specialization) instantiates, or None
+    for a function that is not a template's instance."""
+    return ci.conf.lib.clang_getSpecializedCursorTemplate(cursor)
+
+
+def overloaded_declarations(ref: ci.Cursor) -> list[ci.Cursor]:
+    """The declarations an ``OVERLOADED_DECL_REF`` names: the overload set a call on arguments of
+    dependent type looks in (clang chooses among them only when the template is instantiated)."""
+    lib = ci.conf.lib
+    return [lib.clang_getOverloadedDecl(ref, i) for i in range(lib.clang_getNumOverloadedDecls(ref))]
+
+
 def spelling_offset(location: ci.SourceLocation) -> int:
     """Byte offset of where the token at ``location`` is spelled (inside a macro body, if any)."""
     lib = _lib13()

@@ -147,6 +147,9 @@ class Converter:
         # declaration's address, which is the symbol of what clang declared.
         self.next_made_sym = 1 << 62
         self.conversions = 0  # function bodies converted (a body converted twice has its own lambdas)
+        #: The USRs of the definitions of each overloaded ``__device__`` function of the unit, by
+        #: name: calls of them name the overload they mean (``resolved_declaration``).
+        self.overloaded_device_functions: dict[str, set[str]] = {}
 
     # ---------------------------------------------------------------------------- functions
 
@@ -865,7 +868,9 @@ class Converter:
             # Template arguments that name local constants (`block_sum<NUM_WARPS>(...)`) are written
             # with their values: an inlined function's body uses them where they are not declared.
             func = self.constants_text(callee.name) if "<" in callee.name else callee.name
-            return ir.Call(func, args, callee.sym, template_args=_instantiated_arguments(ref), loc=loc)
+            return ir.Call(func, args, callee.sym, template_args=_instantiated_arguments(ref),
+                           decl=self.resolved_declaration(ir.callee_name(callee.name), ref, callee_cursor,
+                                                          len(arg_cursors)), loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
 
     def member_call(self, cursor: ci.Cursor, callee_cursor: ci.Cursor, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
@@ -954,6 +959,26 @@ class Converter:
                 canonical = canonical.get_pointee().get_canonical()
             spelled = re.sub(r"^(const|volatile)\s+", "", canonical.spelling)
         return spelled
+
+    def resolved_declaration(self, name: str, ref: ci.Cursor | None, callee: ci.Cursor, arg_count: int) -> str:
+        """Which of the overloads of a ``__device__`` function the call means (``ir.Call.decl``):
+        the one clang resolved it to (the template, for a template's specialization); in a template,
+        on arguments of dependent type, the only one of the overload set that takes ``arg_count``
+        arguments, if the set holds every ``__device__`` definition of the name in the unit (one
+        elsewhere could be found by argument-dependent lookup at the instantiation).  "" for a
+        name that is not overloaded, or a call that does not tell."""
+        if name not in self.overloaded_device_functions:
+            return ""
+        if ref is not None and ref.kind == K.FUNCTION_DECL:
+            return (clang_ext.specialized_template(ref) or ref).get_usr()
+        overload_set = _overload_set(callee)
+        if overload_set is None:
+            return ""
+        candidates = clang_ext.overloaded_declarations(overload_set)
+        if not self.overloaded_device_functions[name] <= {c.get_usr() for c in candidates}:
+            return ""
+        viable = [c for c in candidates if _takes(c, arg_count)]
+        return viable[0].get_usr() if len(viable) == 1 else ""
 
     def statement_expression(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         """A GNU statement expression that names values and computes one from them, the
@@ -1416,6 +1441,31 @@ def _dependent_member_name(cursor: ci.Cursor, base: ci.Cursor) -> str:
         return tokens[1]  # (template arguments after it: obj.f<true>(x), read by the call)
     raise unsupported(location(cursor), "this member access on a value of dependent type "
                                         f"('{' '.join(tokens) or 'spelled by a macro'}')")
+
+
+def _overload_set(callee: ci.Cursor) -> ci.Cursor | None:
+    """The ``OVERLOADED_DECL_REF`` a call's callee names (in a template, on arguments of dependent
+    type), or None."""
+    while callee.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR):
+        inner = [c for c in callee.get_children() if c.kind not in (K.NAMESPACE_REF, K.TYPE_REF)]
+        if len(inner) != 1:
+            return None
+        callee = inner[0]
+    return callee if callee.kind == K.OVERLOADED_DECL_REF else None
+
+
+def _takes(function: ci.Cursor, arg_count: int) -> bool:
+    """Can ``function`` (a function or function template) be called with ``arg_count`` arguments:
+    no fewer than its parameters without a default, no more than its parameters (any number with a
+    parameter pack or C's ``...``)?  True for a declaration it cannot tell (a using-declaration)."""
+    if function.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+        return True
+    params = [c for c in function.get_children() if c.kind == K.PARM_DECL]
+    spellings = [[t.spelling for t in p.get_tokens()] for p in params]
+    required = sum(1 for tokens in spellings if "=" not in tokens)
+    c_variadic = function.type.kind == ci.TypeKind.FUNCTIONPROTO and function.type.is_function_variadic()
+    variadic = c_variadic or any("..." in tokens for tokens in spellings)
+    return required <= arg_count and (variadic or arg_count <= len(params))
 
 
 def _unresolved_operator(children: list[ci.Cursor]) -> ci.Cursor | None:

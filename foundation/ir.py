@@ -149,6 +149,10 @@ class Call(Expr):
     #: its overload set (:func:`member_key`), and the class as the call spells it (``C<T>``).
     member: str = ""
     receiver_type: str = ""
+    #: The declaration the call resolved to, where the callee's name is overloaded
+    #: (``cuda_front.convert.resolved_declaration``: a function's or function template's USR);
+    #: "" when it is not overloaded or the call does not tell which overload it means.
+    decl: str = ""
 
 
 #: The callee of a failing device ``assert`` (the front end's translation of ``__assert_fail`` in

@@ -78,8 +78,11 @@ class PassContext:
     #: Names of the ``__device__`` functions that synchronize (inlined by ``inline-device``),
     #: including overloaded ones, which have no entry in ``device_bodies``.
     synchronizing: frozenset[str] = frozenset()
-    #: Why the body of a ``__device__`` function (by name) could not be converted: inlining it
-    #: reports that error.
+    #: IR of each overload of an overloaded ``__device__`` name, by declaration (``ir.Call.decl``):
+    #: ``inline-device`` inlines the one a call means.
+    device_overloads: dict[str, ir.DeviceFunction] = field(default_factory=dict)
+    #: Why the body of a ``__device__`` function (by name, or by declaration for an overload) could
+    #: not be converted: inlining it reports that error.
     unreadable_device_bodies: dict[str, CompileError] = field(default_factory=dict)
     #: IR of the member functions of the program's classes that synchronize, by the key of their
     #: overload set (``ir.member_key``): ``inline-device`` inlines their calls; also why one of

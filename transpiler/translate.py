@@ -543,9 +543,9 @@ def _ambient_arguments(call: ci.Cursor, builtins: tuple[str, ...]) -> tuple[str,
 
 def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
     """Overloaded device functions that call ``__syncthreads()`` or a warp intrinsic, or use
-    ``__shared__`` variables (left out of the analysis bodies; a kernel calling one gets a located
-    error from ``inline-device``: kept as written, the intrinsic would reach g++).  A call on
-    arguments of dependent type names its callee in an ``OVERLOADED_DECL_REF``."""
+    ``__shared__`` variables, as written (also an overload the converter cannot represent:
+    ``inline-device`` reports why where it is called; kept as written, the intrinsic would reach
+    g++).  A call on arguments of dependent type names its callee in an ``OVERLOADED_DECL_REF``."""
     synchronizing = {"__syncthreads", *WARP_INTRINSICS}
     return {name for name, overloads in scan.device_functions.items() if len(overloads) > 1
             and any(uses_block_storage(c) or any(n.spelling in synchronizing for n in c.walk_preorder()
@@ -568,6 +568,23 @@ def device_bodies_for_analysis(converter: Converter, scan: UnitScan,
         except CompileError as e:
             if unreadable is not None:
                 unreadable[name] = e
+    return bodies
+
+
+def device_overloads_for_inlining(converter: Converter, scan: UnitScan,
+                                  unreadable: dict[str, CompileError]) -> dict[str, ir.DeviceFunction]:
+    """IR of each overload of the overloaded ``__device__`` functions, by declaration (its USR, as
+    ``ir.Call.decl`` names it), for ``inline-device`` to inline the one a call means; a body the
+    converter cannot represent puts its error into ``unreadable`` instead."""
+    bodies = {}
+    for overloads in scan.device_functions.values():
+        if len(overloads) < 2:
+            continue
+        for cursor in overloads:
+            try:
+                bodies[cursor.get_usr()] = converter.device_function(cursor)
+            except CompileError as e:
+                unreadable[cursor.get_usr()] = e
     return bodies
 
 
@@ -1071,10 +1088,14 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     needs = device_builtins(scan)
 
     converter = Converter()
+    converter.overloaded_device_functions = {name: {c.get_usr() for c in overloads}
+                                             for name, overloads in scan.device_functions.items() if len(overloads) > 1}
     errors = inline_assembly_in_device_functions(scan)
     kernels = tuple(_each_converted(scan.kernels, converter.kernel, errors))
     unreadable: dict[str, CompileError] = {}
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
+    unreadable_overloads: dict[str, CompileError] = {}
+    overload_bodies = device_overloads_for_inlining(converter, scan, unreadable_overloads)
     # A body the converter cannot read is kept as written, as host code, which has no barriers,
     # warp collectives or cooperative groups: its reason (e.g. nested too deeply) is the error.
     errors.extend(d for name, e in unreadable.items() if _synchronizes_as_written(scan.device_functions[name][0])
@@ -1095,8 +1116,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     lambdas = converter.lambda_functions
     kernel_names = {c.spelling for c in scan.kernels}
     inlined_lambdas = {name for name, owner in converter.lambda_owners.items() if owner in kernel_names or owner in needs}
-    inlined = synchronizing_functions({**bodies, **lambdas}, block_storage | inlined_lambdas, member_fns.bodies) \
-        | _overloaded_with_barriers(scan)
+    inlined = synchronizing_functions({**bodies, **lambdas}, block_storage | inlined_lambdas | _overloaded_with_barriers(scan),
+                                      member_fns.bodies, overload_bodies)
     inlined |= _unreadable_synchronizing_members(member_fns, inlined)
     member_edits, member_errors = inlined_member_edits(member_fns, inlined)
     errors.extend(member_errors)
@@ -1125,7 +1146,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                       device_bodies={**bodies, **lambdas},
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
                       binds_dynamic_shared=bool(kept_shared), sets_ambient_index=bool(kept_builtins),
-                      unreadable_device_bodies=unreadable, launches=launch_sites.analyze(unit.tu, scan.kernels),
+                      device_overloads=overload_bodies,
+                      unreadable_device_bodies={**unreadable, **unreadable_overloads}, launches=launch_sites.analyze(unit.tu, scan.kernels),
                       member_bodies={key: member_fns.bodies.get(key, ()) for key in inlined & set(member_fns.definitions)},
                       unreadable_members={key: e for key, e in member_fns.unreadable.items() if key in inlined})
     program = run_pipeline(program, passes, ctx)
