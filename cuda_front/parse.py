@@ -19,13 +19,14 @@ import itertools
 import os
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import clang.cindex as ci
 
 from cuda_front import clang_ext  # noqa: F401  (reads source that is not UTF-8, makes cursor visits safe: see clang_ext)
 from cuda_front import device_arch_view, nesting
+from cuda_front import template_keyword
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc
 from foundation.options import TranslateOptions
 
@@ -47,6 +48,15 @@ class ParsedUnit:
     path: Path
     tu: ci.TranslationUnit
     text: bytes  # the main file's bytes, as libclang's offsets count them
+    #: Headers the parse read with changes (``template`` keywords inserted): their bytes, as
+    #: libclang's offsets count them; the translation must carry these texts, not the files'.
+    changed_headers: dict[str, bytes] = field(default_factory=dict)
+
+    def source(self, name: str) -> bytes:
+        """The bytes of a file of the unit as the parse read them."""
+        if name == str(self.path):
+            return self.text
+        return self.changed_headers.get(name) or Path(name).read_bytes()
 
 
 def clang_arguments(options: TranslateOptions) -> list[str]:
@@ -155,30 +165,50 @@ def join_spaced_launch_brackets(data: bytes) -> bytes:
 
 
 def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit:
-    """Parse ``path``; raise :class:`CompileError` with clang's messages on any error."""
+    """Parse ``path``; raise :class:`CompileError` with clang's messages on any error.
+
+    Where clang reports a dependent member template called without ``template``, which nvcc
+    accepts (:mod:`cuda_front.template_keyword`), the keyword is inserted and the unit parsed
+    again, until clang reports none that can be fixed so: each round inserts at least one keyword,
+    at a place without one, so the rounds end.  Errors that remain are reported as the first
+    parse gave them where they fall on a line that was changed."""
     path = Path(path)
     written = check_source_file(path)
-    text = join_spaced_launch_brackets(written)
     nesting.check(written, str(path))
+    texts = {str(path): join_spaced_launch_brackets(written)}
     index = ci.Index.create()
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
-    unsaved = [(str(path), text)] if text != written else None
-    # The first '#pragma omp' outside the system headers draws this warning (once): that is the
-    # sign that the OpenMP check below is needed.
-    tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
-    errors = [
-        Diagnostic("error", _loc(d.location), d.spelling)
-        for d in tu.diagnostics
-        if d.severity >= ci.Diagnostic.Error
-    ]
-    if errors:
-        raise CompileError(errors)
+    changed: set[tuple[str, int]] = set()  # (file, line) of each inserted keyword
+    first_errors = None
+    while True:
+        unsaved = [(name, texts[name]) for name in {str(path)} | {name for name, _ in changed}
+                   if name != str(path) or texts[name] != written] or None
+        # The first '#pragma omp' outside the system headers draws this warning (once): that is
+        # the sign that the OpenMP check below is needed.
+        tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
+        errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+        if not errors:
+            break
+        first_errors = first_errors or [Diagnostic("error", _loc(d.location), d.spelling) for d in errors]
+        insertions = _missing_template_keywords(errors, texts)
+        if not insertions:
+            if any((d.location.file.name if d.location.file else "", d.location.line) in changed for d in errors):
+                raise CompileError(first_errors)
+            raise CompileError([Diagnostic("error", _loc(d.location), d.spelling) for d in errors])
+        for name, offsets in insertions.items():
+            text = texts[name]
+            changed.update((name, text.count(b"\n", 0, at) + 1) for at in offsets)
+            texts[name] = template_keyword.insert_keywords(text, offsets)
+    headers = {name: texts[name] for name, _ in changed if name != str(path)}
+    text = texts[str(path)]
     views = device_arch_view.device_views(tu, path, text, options.device_arch)
     if views:
         # Device-only functions test __CUDA_ARCH__: parse again with their directives as nvcc's
         # device pass reads them (same offsets).
         text = views.get(str(path), text)
-        unsaved = [(str(path), text)] + [(name, view) for name, view in views.items() if name != str(path)]
+        headers.update((name, view) for name, view in views.items() if name != str(path) and name in headers)
+        unsaved = [(str(path), text)] + [(name, view) for name, view in views.items() if name != str(path)] + [
+            (name, header) for name, header in headers.items() if name not in views]
         tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
         errors = [Diagnostic("error", _loc(d.location), d.spelling)
                   for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
@@ -186,7 +216,27 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
             raise CompileError(errors)
     if any(d.option == "-Wsource-uses-openmp" for d in tu.diagnostics):
         check_openmp_pragmas(index, path, options, unsaved)
-    return ParsedUnit(path, tu, text)
+    return ParsedUnit(path, tu, text, headers)
+
+
+def _missing_template_keywords(errors: list[ci.Diagnostic], texts: dict[str, bytes]) -> dict[str, set[int]]:
+    """Where the ``template`` keywords that ``errors`` report missing go, by file (the files' texts
+    are read into ``texts``); files of the front end and MocCUDA are not the user's to change."""
+    found: dict[str, set[int]] = {}
+    for d in errors:
+        name = template_keyword.missing_name(d.spelling)
+        if name is None or d.location.file is None:
+            continue
+        file = d.location.file.name
+        if Path(file).resolve().is_relative_to(FRONT_INCLUDE_DIR) or Path(file).resolve().is_relative_to(
+                MOCCUDA_INCLUDE_DIR):
+            continue
+        if file not in texts:
+            texts[file] = Path(file).read_bytes()
+        at = template_keyword.insertion_point(texts[file], d.location.offset, name)
+        if at is not None:
+            found.setdefault(file, set()).add(at)
+    return found
 
 
 def _parse(index: ci.Index, path: Path, args: list[str], flags: int, unsaved) -> ci.TranslationUnit:

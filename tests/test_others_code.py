@@ -158,6 +158,37 @@ def test_synchronizing_templates_with_deduced_arguments_inside_templates(tmp_pat
     _passes(tmp_path, "deduced_in_kernel_template.cu")
 
 
+@covers("Source files", "a dependent member template called without the template keyword "
+        "(C<T>::f<N>(...), x.get<U>()), in the source and in a header",
+        note="the keyword is inserted where clang reports it missing; the header is carried into the translation")
+def test_dependent_member_templates_called_without_the_keyword(tmp_path):
+    _passes(tmp_path, "member_template_keyword.cu")
+
+
+def test_where_the_template_keyword_goes():
+    from cuda_front.template_keyword import insertion_point
+
+    # clang's diagnostic at instantiation names no template, and points at the qualified name.
+    call = b"  cast<A<T>, B>::run<N>(d.ptr(), const_cast<V<S, N> *>(&s)->ptr());"
+    assert call[insertion_point(call, 2, ""):].startswith(b"run<N>(")
+    # A template argument that is itself qualified is a class (::- follows), not the member.
+    nested = b"a::b<c::d<e>>::f<3>(x);"
+    assert nested[insertion_point(nested, 0, ""):].startswith(b"f<3>")
+    # Nothing to insert: a comparison, a keyword already there, an unqualified template.
+    for text in (b"x < y;", b"A<T>::template f<3>(x);", b"f<3>(x);"):
+        assert insertion_point(text, 0, "") is None
+
+
+def test_a_template_keyword_that_does_not_help_reports_clangs_first_errors(tmp_path):
+    cu = tmp_path / "t.cu"
+    cu.write_text("template <typename T> struct S { static int f; };\n"
+                  "template <typename T> __device__ int g(int n) { return S<T>::f<int>(n); }\n"
+                  "__global__ void k(int *a) { a[0] = g<int>(1); }\nint main() {}\n")
+    done = run_cli(cu, "-o", tmp_path / "t")
+    assert done.returncode == 1 and "Traceback" not in done.stderr and f"{cu}:2:" in done.stderr, done.stderr
+    assert "use 'template' keyword to treat 'f' as a dependent template name" in done.stderr, done.stderr
+
+
 @covers("Macros", "sizeof(T) of a template parameter inside a macro's argument")
 def test_sizeof_inside_a_macro_argument(tmp_path):
     _passes(tmp_path, "sizeof_in_macro_argument.cu")

@@ -195,7 +195,7 @@ def _host_variable_edits(unit: ParsedUnit, var: ci.Cursor) -> list[Edit]:
     if {t.spelling for t in var.get_tokens()} & {"thread_local", "__thread", "constexpr"}:
         return []  # thread storage: leave it
     file, start, end = _extent(var)
-    data = unit.text if file == str(unit.path) else Path(file).read_bytes()
+    data = unit.source(file)
     rest = data[end:].lstrip()
     if not rest.startswith(b";"):
         return []
@@ -333,7 +333,7 @@ def explicit_instantiations(unit: ParsedUnit, kernel_names: set[str], files: lis
     from the tokens)."""
     found = []
     for name in files:
-        data = unit.text if name == str(unit.path) else Path(name).read_bytes()
+        data = unit.source(name)
         if b"template" not in data:
             continue
         file = unit.tu.get_file(name)
@@ -385,9 +385,9 @@ def _instantiated_names(unit: ParsedUnit, options,
     """nvcc's names of explicitly instantiated kernels, with their templates' qualified names:
     libclang parses the files again with a probe after each instantiation (a pointer to it, in its
     scope) and mangles what it refers to."""
-    texts: dict[str, bytes] = {}
+    texts: dict[str, bytes] = {str(unit.path): unit.text, **unit.changed_headers}
     for file in {e.file for e in instantiations}:
-        data = unit.text if file == str(unit.path) else Path(file).read_bytes()
+        data = unit.source(file)
         # Offsets refer to the original text: insert from the back.
         for n, e in sorted(enumerate(instantiations), key=lambda p: -p[1].end):
             if e.file != file:

@@ -133,6 +133,7 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
                 scan.others.append(c)
 
     visit(unit.tu.cursor)
+    scan.files.update(unit.changed_headers)
     scan.files[str(unit.path)] = unit.text
     return scan
 
@@ -1226,7 +1227,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         if target is None:
             continue
         includes.setdefault(inc.location.file.name, []).append((inc.extent.start.offset, target.name))
-    dirty = {name for name, e in edits.items() if e}
+    # A header the parse changed (unit.changed_headers) goes into the translation as changed.
+    dirty = {name for name, e in edits.items() if e} | set(unit.changed_headers)
     changed = True
     while changed:
         changed = False
