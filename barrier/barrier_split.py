@@ -36,7 +36,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-import networkx as nx
 
 from barrier.accesses import reads_memory_or_changes_state
 from barrier.liveness import assigned_symbols, fresh_name, per_thread_storage_type, used_symbols, without_unused_decls
@@ -70,6 +69,10 @@ def choose_kept(values: dict[int, ir.VarDecl], sources: set[int], operands: dict
     """The values to store so that every value in ``live`` can be had after the split: a minimum
     vertex cut between the values that cannot be recomputed and the live ones (each value is an
     edge ``in -> out`` of capacity 1; dependencies and the source and sink edges are unbounded)."""
+    # Imported here, when a split has values to keep: importing networkx costs about 0.1 s of
+    # CPU, paid by every translation when it was imported with this module.
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_node("source")
     graph.add_node("sink")

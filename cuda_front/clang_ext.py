@@ -58,18 +58,35 @@ def callbacks_raise():
         raise errors[0]
 
 
+def _collect_child(child, _parent, children):
+    children.append(child)
+    return 1  # CXChildVisit_Continue
+
+
+#: One ctypes callback for every visit (the list to fill is the visit's client data): making a
+#: callback and a context manager per call cost more than the visit itself.
+_COLLECT_CHILD = ci.callbacks["cursor_visit"](_collect_child)
+
+
 def _get_children(self: ci.Cursor):
     """The cursor's children, as ``Cursor.get_children`` gives them; an exception raised while
-    collecting them propagates instead of leaving the list short."""
+    collecting them propagates instead of leaving the list short (as :func:`callbacks_raise`
+    does, written out: this runs once for every cursor visited)."""
+    if sys.unraisablehook is not _unraisable_hook:
+        _hook_before[0] = sys.unraisablehook
+        sys.unraisablehook = _unraisable_hook
     children = []
-
-    def visitor(child, _parent, _data):
-        child._tu = self._tu  # keeps the translation unit alive as long as the cursor
-        children.append(child)
-        return 1  # CXChildVisit_Continue
-
-    with callbacks_raise():
-        ci.conf.lib.clang_visitChildren(self, ci.callbacks["cursor_visit"](visitor), children)
+    outer = getattr(_visits, "errors", None)
+    errors = _visits.errors = []
+    try:
+        ci.conf.lib.clang_visitChildren(self, _COLLECT_CHILD, children)
+    finally:
+        _visits.errors = outer
+    if errors:
+        raise errors[0]
+    tu = self._tu
+    for child in children:
+        child._tu = tu  # keeps the translation unit alive as long as the cursor
     return iter(children)
 
 

@@ -224,14 +224,12 @@ def _block_extent(config: ci.Cursor, scan: _Scan, depth: int = 0) -> tuple[int |
     return unknown
 
 
-def analyze(tu: ci.TranslationUnit, kernels: list[ci.Cursor]) -> dict[str, LaunchFacts]:
-    """Facts for each kernel (by name) from every launch site in the user's files of ``tu``."""
+def analyze(user_top_level: list[ci.Cursor], kernels: list[ci.Cursor]) -> dict[str, LaunchFacts]:
+    """Facts for each kernel (by name) from every launch site in the user's top-level declarations
+    (``ParsedUnit.user_top_level``)."""
     names = {k.spelling for k in kernels}
     scan = _Scan(names)
-    for top in tu.cursor.get_children():
-        loc = top.location
-        if loc.file is None or loc.is_in_system_header:
-            continue
+    for top in user_top_level:
         scan.walk(top, None, [])
     scan.finish()
     result: dict[str, LaunchFacts] = {}

@@ -122,10 +122,11 @@ def callee_end(launch: ci.Cursor) -> int:
     return name_end
 
 
-def find_regions(tu: ci.TranslationUnit, files: dict[str, bytes], team_kernels: set[str]) -> list[Region]:
-    """Regions in the user's files (``files``: name -> text) around launches of ``team_kernels``."""
+def find_regions(top_level: list[ci.Cursor], files: dict[str, bytes], team_kernels: set[str]) -> list[Region]:
+    """Regions in the user's files (``files``: name -> text) around launches of ``team_kernels``,
+    found in the unit's top-level declarations ``top_level`` written in those files."""
     finder = _Finder(files, team_kernels)
-    for c in tu.cursor.get_children():
+    for c in top_level:
         finder.top(c)
     return finder.regions
 

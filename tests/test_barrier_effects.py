@@ -35,7 +35,7 @@ def analysis_ir(source: str, tmp_path: Path, pipeline: str = "parallel-loops", n
     converter = Converter()
     program = ir.Program(tuple(converter.kernel(c) for c in scan.kernels))
     ctx = PassContext(dict(converter.symbols), device_bodies=tr.device_bodies_for_analysis(converter, scan),
-                      launches=launch_sites.analyze(unit.tu, scan.kernels))
+                      launches=launch_sites.analyze(unit.user_top_level(), scan.kernels))
     return run_pipeline(program, build_pipeline(pipeline), ctx), ctx
 
 
@@ -320,7 +320,7 @@ int main() {
 }
 """)
     unit = parse_file(cu, TranslateOptions())
-    facts = launch_sites.analyze(unit.tu, tr.scan_unit(unit).kernels)
+    facts = launch_sites.analyze(unit.user_top_level(), tr.scan_unit(unit).kernels)
     assert facts["k"].launches == 2
     # first launch: a, b, c are three allocations; second: d is a copy of a, proving nothing
     assert facts["k"].distinct == {frozenset({"x", "y"})}
@@ -350,7 +350,7 @@ int main(int argc, char **argv) {
 }
 """)
     unit = parse_file(cu, TranslateOptions())
-    facts = launch_sites.analyze(unit.tu, tr.scan_unit(unit).kernels)
+    facts = launch_sites.analyze(unit.user_top_level(), tr.scan_unit(unit).kernels)
     assert facts["a"].block_extent == (64, 1, 1)
     assert facts["b"].block_extent == (16, 4, 1)
     assert facts["c"].block_extent == (None, 2, 1)

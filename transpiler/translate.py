@@ -107,13 +107,13 @@ def _attrs(cursor: ci.Cursor) -> set:
 def scan_unit(unit: ParsedUnit) -> UnitScan:
     scan = UnitScan()
 
-    def visit(parent: ci.Cursor) -> None:
-        for c in parent.get_children():
+    def visit(children) -> None:
+        for c in children:
             if not _is_user(c):
                 continue
             scan.files.setdefault(c.location.file.name, b"")
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                visit(c)
+                visit(c.get_children())
             elif c.kind == K.INCLUSION_DIRECTIVE:
                 scan.includes.append(c)
             elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and not members.is_member_function(c):
@@ -132,7 +132,7 @@ def scan_unit(unit: ParsedUnit) -> UnitScan:
             else:
                 scan.others.append(c)
 
-    visit(unit.tu.cursor)
+    visit(unit.user_top_level())
     scan.files.update(unit.changed_headers)
     scan.files[str(unit.path)] = unit.text
     return scan
@@ -764,9 +764,7 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
     when ``k`` is a kernel of this translation unit (as CUDA's samples write cooperative launches)."""
     edits = []
     casts = (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR)
-    for top in unit.tu.cursor.get_children():
-        if top.location.file is None or top.location.file.name not in scan.files:
-            continue
+    for top in (d.cursor for d in unit.top_level if d.file in scan.files):
         for call in top.walk_preorder():
             if call.kind != K.CALL_EXPR or call.spelling not in KERNEL_POINTER_CALLS:
                 continue
@@ -802,11 +800,12 @@ def symbol_name_edits(unit: ParsedUnit, scan: UnitScan) -> list[tuple[str, Edit]
     Makefile (no ``-rdynamic``) does not export: the copy failed and the kernels read zeros."""
     declared: set[str] = set()
     edits = []
-    for top in unit.tu.cursor.get_children():
+    for decl in unit.top_level:
+        top = decl.cursor
         if top.kind == K.VAR_DECL and {K.CUDACONSTANT_ATTR, K.CUDADEVICE_ATTR} & _attrs(top):
             declared.add(top.spelling)
             continue
-        if top.location.file is None or top.location.file.name not in scan.files or not declared:
+        if decl.file not in scan.files or not declared:
             continue
         for call in top.walk_preorder():
             if call.kind != K.CALL_EXPR or call.spelling not in SYMBOL_ARGUMENT:
@@ -832,9 +831,7 @@ def launched_pointer_type_edits(unit: ParsedUnit, scan: UnitScan) -> list[tuple[
     first: its declared type (or the typedef/using it is declared with) gets that parameter,
     ``void (*kernel)(moccuda::LaunchConfig, float *, int)``."""
     declarations: dict[int, ci.Cursor] = {}
-    for top in unit.tu.cursor.get_children():
-        if top.location.file is None or top.location.file.name not in scan.files:
-            continue
+    for top in (d.cursor for d in unit.top_level if d.file in scan.files):
         for call in top.walk_preorder():
             children = list(call.get_children()) if call.kind == K.CALL_EXPR else []
             if len(children) < 2 or children[1].kind != K.CALL_EXPR or children[1].spelling != "__cudaPushCallConfiguration":
@@ -951,7 +948,7 @@ def _launch_regions(unit: ParsedUnit, scan: UnitScan, program: ir.Program, ctx: 
     # The scan records included files by name only (their text is read when first edited): the
     # regions are edits of that text, so it must be there.
     files = {name: _file_bytes(scan, name) for name in scan.files}
-    regions = launch_regions.find_regions(unit.tu, files, candidates)
+    regions = launch_regions.find_regions([d.cursor for d in unit.top_level if d.file in files], files, candidates)
     return regions, {launch_regions.launched_kernel(c) for r in regions for c in r.launches}
 
 
@@ -1148,7 +1145,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
                       binds_dynamic_shared=bool(kept_shared), sets_ambient_index=bool(kept_builtins),
                       device_overloads=overload_bodies,
-                      unreadable_device_bodies={**unreadable, **unreadable_overloads}, launches=launch_sites.analyze(unit.tu, scan.kernels),
+                      unreadable_device_bodies={**unreadable, **unreadable_overloads}, launches=launch_sites.analyze(unit.user_top_level(), scan.kernels),
                       member_bodies={key: member_fns.bodies.get(key, ()) for key in inlined & set(member_fns.definitions)},
                       unreadable_members={key: e for key, e in member_fns.unreadable.items() if key in inlined})
     program = run_pipeline(program, passes, ctx)
