@@ -185,3 +185,32 @@ def test_symbol_ids_of_distinct_declarations_are_distinct():
     assert len({symbol_id(c) for c in declarations}) == len(declarations)
     again = {symbol_id(f) for top in tu.cursor.get_children() if top.spelling == "S7" for f in top.get_children()}
     assert again <= {symbol_id(c) for c in declarations} and len(again) == 1000
+
+
+def test_top_level_declarations_are_located_as_libclang_locates_each(tmp_path):
+    """``ParsedUnit.top_level`` locates every top-level declaration once for all the scans of the
+    user's code (file names cached by libclang file handle): each entry must say what asking the
+    cursor itself says, and ``user_top_level`` must be exactly those outside system headers."""
+    from cuda_front.parse import parse_file
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "helper.h").write_text("__host__ __device__ inline int twice(int v) { return 2 * v; }\n"
+                                             "struct Pair { int a, b; };\n")
+    (tmp_path / "sys").mkdir()
+    (tmp_path / "sys" / "vendor.h").write_text("__host__ __device__ inline int vendor_id() { return 7; }\n")
+    cu = tmp_path / "t.cu"
+    cu.write_text('#include <cstdio>\n#include <vector>\n#include "helper.h"\n#include <vendor.h>\n'
+                  "__global__ void k(int *o) { o[0] = twice(vendor_id()); }\n"
+                  "int main() { std::vector<int> v(1); printf(\"%d\\n\", v[0]); }\n")
+    unit = parse_file(cu, TranslateOptions(include_dirs=(str(tmp_path / "inc"),),
+                                           system_include_dirs=(str(tmp_path / "sys"),)))
+    cursors = list(unit.tu.cursor.get_children())
+    assert [d.cursor for d in unit.top_level] == cursors
+    for decl, cursor in zip(unit.top_level, cursors):
+        file = cursor.location.file
+        assert decl.file == (file.name if file is not None else None)
+        assert decl.system == (file is not None and cursor.location.is_in_system_header)
+    user = unit.user_top_level()
+    assert {c.location.file.name for c in user} == {str(cu), str(tmp_path / "inc" / "helper.h")}
+    assert {"twice", "Pair", "k", "main"} <= {c.spelling for c in user}
+    assert "vendor_id" not in {c.spelling for c in user}
