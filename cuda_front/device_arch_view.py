@@ -98,12 +98,13 @@ def rewrite(text: bytes, ranges: list[tuple[int, int]], arch: int) -> bytes:
     return bytes(out)
 
 
-def device_views(tu: ci.TranslationUnit, main: Path, main_text: bytes, arch: int) -> dict[str, bytes]:
+def device_views(tu: ci.TranslationUnit, texts: dict[str, bytes], arch: int) -> dict[str, bytes]:
     """The files whose device-only functions test ``__CUDA_ARCH__``, each as the parse must read it
-    (empty when none does: the host pass's parse stands)."""
+    (empty when none does: the host pass's parse stands).  ``texts`` holds the files already
+    changed for the parse (the others are read as written)."""
     views: dict[str, bytes] = {}
     for name, ranges in device_function_extents(tu).items():
-        text = main_text if Path(name) == main else Path(name).read_bytes()
+        text = texts[name] if name in texts else Path(name).read_bytes()
         if b"__CUDA_ARCH__" not in text:
             continue
         changed = rewrite(text, ranges, arch)

@@ -237,14 +237,13 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
             texts[name] = template_keyword.insert_keywords(text, offsets)
     headers = {name: texts[name] for name, _ in changed if name != str(path)}
     text = texts[str(path)]
-    views = device_arch_view.device_views(tu, path, text, options.device_arch)
+    views = device_arch_view.device_views(tu, {**headers, str(path): text}, options.device_arch)
     if views:
         # Device-only functions test __CUDA_ARCH__: parse again with their directives as nvcc's
-        # device pass reads them (same offsets).
-        text = views.get(str(path), text)
-        headers.update((name, view) for name, view in views.items() if name != str(path) and name in headers)
-        unsaved = [(str(path), text)] + [(name, view) for name, view in views.items() if name != str(path)] + [
-            (name, header) for name, header in headers.items() if name not in views]
+        # device pass reads them (same offsets); a header so read is carried like a changed one.
+        text = views.pop(str(path), text)
+        headers.update(views)
+        unsaved = [(str(path), text)] + list(headers.items())
         tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
         errors = [Diagnostic("error", _loc(d.location), d.spelling)
                   for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
