@@ -102,14 +102,20 @@ def _writes_volatile_parameter(fn: ir.DeviceFunction) -> bool:
 
 
 def _split_top_level(text: str) -> list[str]:
-    """``text`` split at the commas outside of <>, () and []."""
-    parts, depth, start = [], 0, 0
+    """``text`` split at the commas outside of <>, () and [].  Inside parentheses or brackets, ``<``
+    and ``>`` are comparisons (``(n < 32 ? n : 32)``, as a constant's value is written), not
+    template brackets."""
+    parts, nested, angles, start = [], 0, 0, 0
     for i, ch in enumerate(text):
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        elif ch == "," and depth == 0:
+        if ch in "([":
+            nested += 1
+        elif ch in ")]":
+            nested -= 1
+        elif ch == "<" and nested == 0:
+            angles += 1
+        elif ch == ">" and nested == 0:
+            angles -= 1
+        elif ch == "," and nested == 0 and angles == 0:
             parts.append(text[start:i].strip())
             start = i + 1
     last = text[start:].strip()
