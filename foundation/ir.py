@@ -405,6 +405,10 @@ class GridLoop(Stmt):
     #: How OpenMP runs blocks and threads (``schedule`` pass): "blocks" (parallel blocks, serial
     #: threads), "nested" (parallel threads inside parallel blocks) or "flat" (one collapsed loop).
     schedule: str = "blocks"
+    #: The block size (x, y, z) every launch of the kernel gives (``constant-block``): the kernel
+    #: declares ``blockDim`` as these constants instead of the launch's, which lets gcc unroll and
+    #: drop thread loops of one iteration.  None: the launch's.
+    block_extent: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -419,7 +419,14 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.emit(local_type.text)
     printer.emit("if (!moccuda::launch_begin(launch)) return;")
     printer.emit("const dim3 gridDim = launch.grid;")
-    printer.emit("const dim3 blockDim = launch.block;")
+    grid = ir.grid_loop(kernel)
+    if grid is not None and grid.block_extent is not None:
+        # Every launch gives this block size (constant-block): the launch's, as constants.
+        # Copy-initialized: gcc 12 then uses the constants inside the outlined parallel region
+        # too; a direct-initialized `blockDim(256u, 1u, 1u)` it captures as a runtime value there.
+        printer.emit(f"const dim3 blockDim = dim3({', '.join(f'{d}u' for d in grid.block_extent)});")
+    else:
+        printer.emit("const dim3 blockDim = launch.block;")
     printer.stmt(kernel.body)
     printer.emit("moccuda::launch_end(launch);")
     printer.indent -= 1

@@ -17,7 +17,7 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
     if (moccuda::launch_captured(launch, [=] { transpose_tile(moccuda::replayed(launch), in, out, width); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(16u, 16u, 1u);
 #pragma omp parallel firstprivate(gridDim, blockDim)
     {
         void *const dynamic_shared = moccuda::dynamic_shared_memory(launch.shared_bytes);

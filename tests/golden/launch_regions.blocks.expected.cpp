@@ -17,7 +17,7 @@ static void relax__team(moccuda::LaunchConfig launch, const float *in, float *ou
     // Run by every thread of a team: the grid loop is shared among them.
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(256u, 1u, 1u);
 #pragma omp for collapse(3) schedule(static)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)

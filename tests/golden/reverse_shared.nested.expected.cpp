@@ -17,7 +17,7 @@ void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
     if (moccuda::launch_captured(launch, [=] { reverse_blocks(moccuda::replayed(launch), data, n); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(128u, 1u, 1u);
     const moccuda::NestedTeams teams(launch.grid);
 #pragma omp parallel for collapse(3) schedule(static) firstprivate(gridDim, blockDim) num_threads(teams.outer)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)

@@ -27,7 +27,7 @@ void scale(moccuda::LaunchConfig launch, T *x, T factor, int n)
     if (moccuda::launch_captured(launch, [=] { scale<T>(moccuda::replayed(launch), x, factor, n); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(128u, 1u, 1u);
 #pragma omp parallel for collapse(6) schedule(static) firstprivate(gridDim, blockDim)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)
@@ -57,7 +57,7 @@ void doubled(moccuda::LaunchConfig launch, float *x)
     if (moccuda::launch_captured(launch, [=] { doubled(moccuda::replayed(launch), x); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(32u, 1u, 1u);
 #pragma omp parallel for collapse(3) schedule(static) firstprivate(gridDim, blockDim)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)

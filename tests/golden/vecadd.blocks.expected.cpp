@@ -19,7 +19,7 @@ void vecadd(moccuda::LaunchConfig launch, const float *a, const float *b, float 
     if (moccuda::launch_captured(launch, [=] { vecadd(moccuda::replayed(launch), a, b, c, n); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(256u, 1u, 1u);
 #pragma omp parallel for collapse(3) schedule(static) firstprivate(gridDim, blockDim)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)

@@ -18,7 +18,7 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
     if (moccuda::launch_captured(launch, [=] { block_sum(moccuda::replayed(launch), in, out); })) return;
     if (!moccuda::launch_begin(launch)) return;
     const dim3 gridDim = launch.grid;
-    const dim3 blockDim = launch.block;
+    const dim3 blockDim = dim3(128u, 1u, 1u);
 #pragma omp parallel for collapse(3) schedule(static) firstprivate(gridDim, blockDim)
     for (unsigned bz = 0; bz < gridDim.z; ++bz)
     for (unsigned by = 0; by < gridDim.y; ++by)
