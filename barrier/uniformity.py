@@ -491,7 +491,9 @@ class _Interpreter:
         self.env[s.sym] = value.join(self.control_value())
 
     def if_stmt(self, s: ir.If) -> None:
-        cond = self.value(s.cond)
+        # An `if constexpr` condition is a constant expression: the same in every thread, whatever
+        # names it (a template's `Traits::kN`) the analysis cannot read.
+        cond = UNIFORM if s.constexpr else self.value(s.cond)
         before = dict(self.env)
         self.under(cond, s, lambda: self.stmt(s.then))
         after_then = self.env

@@ -26,9 +26,39 @@ __global__ void chunks(float *out) {
   for (int c = 0; c < kChunks; ++c) out[threadIdx.x * kChunks + c] = v[0][c];
 }
 
+// A barrier under `if constexpr` on a traits class's constant, through a local constant (as
+// hadamard's kernel traits): the condition is a constant expression, the same in every thread.
+template <int kN>
+struct traits { static constexpr int kWarps = kN; };
+
+template <typename Traits>
+__global__ void warps_of(float *out) {
+  constexpr int kWarps = Traits::kWarps;
+  __shared__ float first[1];
+  float v = threadIdx.x;
+  if constexpr (kWarps > 1) {
+    if (threadIdx.x == 0) first[0] = 100.f;
+    __syncthreads();
+    v += first[0];
+  }
+  out[threadIdx.x] = v;
+}
+
 int main() {
   float *d, h[64 * 12];
   cudaMalloc(&d, sizeof h);
+  for (int warps = 1; warps <= 2; warps++) {
+    if (warps == 1)
+      warps_of<traits<1>><<<1, 64>>>(d);
+    else
+      warps_of<traits<2>><<<1, 64>>>(d);
+    cudaMemcpy(h, d, 64 * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int t = 0; t < 64; t++)
+      if (h[t] != t + (warps > 1 ? 100.f : 0.f)) {
+        printf("FAIL: warps_of<traits<%d>> out[%d] = %g\n", warps, t, h[t]);
+        return 1;
+      }
+  }
   chunks<12><<<1, 64>>>(d);
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   for (int t = 0; t < 64; t++)
