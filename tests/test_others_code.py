@@ -17,6 +17,13 @@ from foundation.options import TranslateOptions
 OTHERS = PROGRAMS / "others_code"
 
 
+def _build(tmp_path, source: str):
+    """``source`` written to t.cu and built by cuda2cpu: the file and the completed build."""
+    cu = tmp_path / "t.cu"
+    cu.write_text(source)
+    return cu, run_cli(cu, "-o", tmp_path / "t")
+
+
 def _passes(tmp_path, name: str, *args: str) -> None:
     _, run, _ = translate_build_run(OTHERS / name, tmp_path, args=args)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
@@ -55,11 +62,9 @@ def test_local_static_assert_and_namespace_alias(tmp_path):
 
 
 def test_a_failing_local_static_assert_still_fails_the_build(tmp_path):
-    cu = tmp_path / "t.cu"
-    cu.write_text("template <int B> __global__ void k(int *a) {\n  static_assert(B % 32 == 0, \"whole warps\");\n"
+    cu, built = _build(tmp_path, "template <int B> __global__ void k(int *a) {\n  static_assert(B % 32 == 0, \"whole warps\");\n"
                   "  __shared__ int s[B]; s[threadIdx.x] = 1; __syncthreads(); a[threadIdx.x] = s[0];\n}\n"
                   "int main() { int *d = nullptr; k<48><<<1, 48>>>(d); }\n")
-    built = run_cli(cu, "-o", tmp_path / "t")
     assert built.returncode != 0 and "whole warps" in built.stderr
 
 
@@ -620,9 +625,7 @@ int main() {{ int *d; cudaMalloc(&d, 64 * sizeof(int)); k<<<1, 64>>>(d); cudaDev
     ("block", "(void)(bar.arrive_and_wait(), 0)", "cuda::barrier::arrive_and_wait() used as a value"),
 ])
 def test_cuda_barrier_that_is_not_a_block_barrier_is_a_located_error(tmp_path, scope, wait, message):
-    cu = tmp_path / "t.cu"
-    cu.write_text(BARRIER_KERNEL.format(scope=scope, count="blockDim.x", wait=wait))
-    built = run_cli(cu, "-o", tmp_path / "t")
+    cu, built = _build(tmp_path, BARRIER_KERNEL.format(scope=scope, count="blockDim.x", wait=wait))
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
     assert f"{cu}:" in built.stderr and message in built.stderr, built.stderr
 
@@ -630,9 +633,7 @@ def test_cuda_barrier_that_is_not_a_block_barrier_is_a_located_error(tmp_path, s
 @covers("Kernels and memory", "cuda::barrier initialized to expect fewer threads than the block (stops at run time, "
         "naming the init)", status="not supported")
 def test_cuda_barrier_expecting_part_of_the_block_stops_the_program(tmp_path):
-    cu = tmp_path / "t.cu"
-    cu.write_text(BARRIER_KERNEL.format(scope="block", count="blockDim.x / 2", wait="bar.arrive_and_wait()"))
-    built = run_cli(cu, "-o", tmp_path / "t")
+    cu, built = _build(tmp_path, BARRIER_KERNEL.format(scope="block", count="blockDim.x / 2", wait="bar.arrive_and_wait()"))
     assert built.returncode == 0, built.stderr
     run = subprocess.run([tmp_path / "t"], capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "PASS" not in run.stdout
@@ -648,12 +649,10 @@ def test_layered_and_cubemap_textures(tmp_path):
 @covers("Streams", "graph kernel nodes built by hand (cudaGraphAddKernelNode, ...KernelNodeSetParams)",
         status="not supported", note="located error; capture the launch with cudaStreamBeginCapture instead")
 def test_graph_kernel_nodes_built_by_hand_are_a_located_error(tmp_path):
-    cu = tmp_path / "t.cu"
-    cu.write_text("#include <cuda_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+    cu, built = _build(tmp_path, "#include <cuda_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
                   "int main() {\n  int *d = nullptr; cudaGraph_t g; cudaGraphCreate(&g, 0); cudaGraphNode_t n;\n"
                   "  void *args[] = {&d}; cudaKernelNodeParams p = {};\n  p.func = (void *)k; p.gridDim = dim3(1);"
                   " p.blockDim = dim3(32); p.kernelParams = args;\n  cudaGraphAddKernelNode(&n, g, nullptr, 0, &p);\n}\n")
-    built = run_cli(cu, "-o", tmp_path / "t")
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
     assert f"{cu}:7:3: error:" in built.stderr and "cudaStreamBeginCapture" in built.stderr, built.stderr
 
@@ -681,12 +680,10 @@ def test_groups_declared_auto_in_kernel_templates(tmp_path):
 @covers("Cooperative groups", "thread_block_tile<N> with N a template parameter instantiated above 32",
         status="not supported", note="the build stops at a static_assert that says so")
 def test_a_tile_of_several_warps_from_a_template_parameter_stops_the_build(tmp_path):
-    cu = tmp_path / "t.cu"
-    cu.write_text("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+    cu, built = _build(tmp_path, "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
                   "template <int N> __global__ void k(int *a) {\n  auto t = cg::tiled_partition<N>(cg::this_thread_block());\n"
                   "  a[threadIdx.x] = t.shfl_down(a[threadIdx.x], 1);\n}\n"
                   "int main() { int *a = nullptr; k<64><<<1, 64>>>(a); }\n")
-    built = run_cli(cu, "-o", tmp_path / "t")
     assert built.returncode != 0 and "a tile of several warps" in built.stderr, built.stderr
 
 

@@ -488,7 +488,21 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count)
+extern "C++" {  // templates, inside the extern "C" block of the API
+// CUDA's listing convention: with `out` null, *count becomes how many there are; else the first
+// *count of them are written and *count becomes how many were.
+template <class Node>
+static void list_into(const std::vector<Node> &found, cudaGraphNode_t *out, size_t *count)
+{
+    if (out != nullptr)
+        for (size_t i = 0; i < *count && i < found.size(); ++i)
+            out[i] = found[i];
+    *count = out != nullptr ? std::min(*count, found.size()) : found.size();
+}
+
+// The nodes of `graph` that `wanted` accepts, listed by CUDA's convention.
+template <class Wanted>
+static cudaError_t list_graph_nodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count, Wanted wanted)
 {
     using namespace moccuda::runtime;
     if (count == nullptr)
@@ -496,30 +510,23 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
     std::lock_guard<std::mutex> guard(graph_mutex);
     if (graphs.count(graph) == 0)
         return fail(cudaErrorInvalidValue);
-    if (nodes != nullptr)
-        for (size_t i = 0; i < *count && i < graph->nodes.size(); ++i)
-            nodes[i] = graph->nodes[i].get();
-    *count = nodes != nullptr ? std::min(*count, graph->nodes.size()) : graph->nodes.size();
+    std::vector<cudaGraphNode_t> found;
+    for (const auto &node : graph->nodes)
+        if (wanted(*node))
+            found.push_back(node.get());
+    list_into(found, nodes, count);
     return cudaSuccess;
+}
+}  // extern "C++"
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count)
+{
+    return list_graph_nodes(graph, nodes, count, [](const CUgraphNode_st &) { return true; });
 }
 
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count)
 {
-    using namespace moccuda::runtime;
-    if (count == nullptr)
-        return fail(cudaErrorInvalidValue);
-    std::lock_guard<std::mutex> guard(graph_mutex);
-    if (graphs.count(graph) == 0)
-        return fail(cudaErrorInvalidValue);
-    size_t found = 0;
-    for (const auto &node : graph->nodes)
-        if (node->dependencies.empty()) {
-            if (nodes != nullptr && found < *count)
-                nodes[found] = node.get();
-            ++found;
-        }
-    *count = nodes != nullptr ? std::min(*count, found) : found;
-    return cudaSuccess;
+    return list_graph_nodes(graph, nodes, count, [](const CUgraphNode_st &node) { return node.dependencies.empty(); });
 }
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *type)
@@ -536,11 +543,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
     if (node == nullptr || count == nullptr)
         return fail(cudaErrorInvalidValue);
     std::lock_guard<std::mutex> guard(moccuda::runtime::graph_mutex);
-    const std::vector<CUgraphNode_st *> &after = node->dependencies;
-    if (dependencies != nullptr)
-        for (size_t i = 0; i < *count && i < after.size(); ++i)
-            dependencies[i] = after[i];
-    *count = dependencies != nullptr ? std::min(*count, after.size()) : after.size();
+    list_into(node->dependencies, dependencies, count);
     return cudaSuccess;
 }
 
