@@ -16,6 +16,9 @@ from foundation import ir
 from foundation.diagnostics import CompileError, error
 from foundation.integer_types import int_literal
 
+#: A member named as a template-id: `size<0>` (not `operator<`).
+_MEMBER_TEMPLATE_ID = re.compile(r"(?!operator\b)[A-Za-z_]\w*\s*<")
+
 # Higher binds tighter.
 PRECEDENCE = {
     ",": 1,
@@ -184,7 +187,10 @@ def _expr(e: ir.Expr) -> str:
     if isinstance(e, ir.Index):
         return f"{print_expr(e.base, POSTFIX)}[{print_expr(e.index)}]"
     if isinstance(e, ir.Member):
-        return f"{print_expr(e.base, POSTFIX)}{'->' if e.arrow else '.'}{e.member}"
+        # A member template named with its arguments (`a.size<0>`) takes `template` after the
+        # access: required where the object's type is dependent, allowed everywhere since C++11.
+        keyword = "template " if _MEMBER_TEMPLATE_ID.match(e.member) else ""
+        return f"{print_expr(e.base, POSTFIX)}{'->' if e.arrow else '.'}{keyword}{e.member}"
     if isinstance(e, ir.Cast):
         if e.style == "c" or _written_as_c_cast(e):
             return f"({e.type}){print_expr(e.operand, PREFIX)}"

@@ -170,16 +170,21 @@ def test_value_updated_through_its_members_is_kept_not_recomputed(tmp_path):
     assert "acc" in kept
 
 
-def test_call_to_an_overloaded_synchronizing_function_is_a_located_error(tmp_path):
+def test_call_to_an_overloaded_synchronizing_function_inlines_the_overload_called(tmp_path):
+    # Each call is inlined by the overload clang resolved it to (both synchronize).
     cu = tmp_path / "overloaded.cu"
-    cu.write_text("__device__ void sync_twice(int *s) { __syncthreads(); s[0] = 1; __syncthreads(); }\n"
-                  "__device__ void sync_twice(float *s) { __syncthreads(); s[0] = 1.0f; }\n"
-                  "__global__ void k(int *a) {\n    sync_twice(a);\n}\n")
-    with pytest.raises(CompileError) as err:
-        translate_file(cu)
-    diag = err.value.diagnostics[0]
-    assert (diag.loc.line, diag.loc.column) == (4, 5) and "overloaded" in diag.message
-
+    cu.write_text("#include <cstdio>\n"
+                  "__device__ void sync_twice(int *s) { __syncthreads(); s[threadIdx.x] += 1; __syncthreads(); }\n"
+                  "__device__ void sync_twice(float *s) { __syncthreads(); s[threadIdx.x] *= 2.0f; }\n"
+                  "__global__ void k(int *a, float *f) {\n    sync_twice(a);\n    sync_twice(f);\n}\n"
+                  "int main() {\n  int *a; float *f;\n  cudaMallocManaged(&a, 32 * sizeof(int));\n"
+                  "  cudaMallocManaged(&f, 32 * sizeof(float));\n"
+                  "  for (int i = 0; i < 32; i++) { a[i] = i; f[i] = i; }\n"
+                  "  k<<<1, 32>>>(a, f);\n  cudaDeviceSynchronize();\n"
+                  "  for (int i = 0; i < 32; i++) if (a[i] != i + 1 || f[i] != 2.0f * i) { printf(\"FAIL\\n\"); return 1; }\n"
+                  "  printf(\"PASS\\n\");\n}\n")
+    _, run, _ = translate_build_run(cu, tmp_path)
+    assert run.stdout.strip() == "PASS", run.stdout + run.stderr
 
 
 def test_without_min_cut_every_crossing_value_is_kept(tmp_path):

@@ -298,12 +298,10 @@ MEMBERS_NOT_INLINED = {
     "constructor": ("struct B {\n  int *s;\n  __device__ B(int *p) : s(p) { s[threadIdx.x] = 1; __syncthreads(); }\n};\n"
                     "__global__ void k(int *p) { B b(p); }\n",
                     "member.cu:3:14: error: a constructor of 'B' that synchronizes"),
-    "lambda": ("__global__ void k(int *p) {\n  auto f = [&](int v) { p[threadIdx.x] = v; __syncthreads(); };\n  f(1);\n}\n",
-               "member.cu:2:12: error: a lambda in device code"),
 }
 
 
-@covers("Kernels and memory", "__syncthreads() in a virtual member function, a constructor or a lambda",
+@covers("Kernels and memory", "__syncthreads() in a virtual member function or a constructor",
         status="not supported", note="located error naming the construct and what to do")
 @pytest.mark.parametrize("kind", sorted(MEMBERS_NOT_INLINED))
 def test_synchronizing_members_that_cannot_be_inlined_are_located_errors(tmp_path, kind):

@@ -38,6 +38,8 @@ def test_auto_picks_flat_only_without_shared_memory_or_barriers():
     explain = _default_translation(PROGRAMS / "openmp" / "guards.cu").explain
     chosen = {k["name"]: k["schedule"].split(" (")[0] for k in explain["kernels"]}
     assert chosen.pop("two_d") == "blocks"  # 16x8 blocks: see the next test
+    # Its `?:` guard gets a whole-block version, chosen per block: code around the thread loop.
+    assert chosen.pop("conditional_type") == "blocks"
     assert set(chosen.values()) == {"flat"}
 
 
