@@ -216,21 +216,22 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     changed: set[tuple[str, int]] = set()  # (file, line) of each inserted keyword
     first_errors = None
+    # The first '#pragma omp' outside the system headers draws this warning (once): that is the
+    # sign that the OpenMP check below is needed.
+    arguments = clang_arguments(options) + ["-Wsource-uses-openmp"]
     while True:
         unsaved = [(name, texts[name]) for name in {str(path)} | {name for name, _ in changed}
                    if name != str(path) or texts[name] != written] or None
-        # The first '#pragma omp' outside the system headers draws this warning (once): that is
-        # the sign that the OpenMP check below is needed.
-        tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
+        tu = _parse(index, path, arguments, flags, unsaved)
         errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
         if not errors:
             break
-        first_errors = first_errors or [Diagnostic("error", _loc(d.location), d.spelling) for d in errors]
+        first_errors = first_errors or _as_errors(errors)
         insertions = _missing_template_keywords(errors, texts)
         if not insertions:
             if any((d.location.file.name if d.location.file else "", d.location.line) in changed for d in errors):
                 raise CompileError(first_errors)
-            raise CompileError([Diagnostic("error", _loc(d.location), d.spelling) for d in errors])
+            raise CompileError(_as_errors(errors))
         for name, offsets in insertions.items():
             text = texts[name]
             changed.update((name, text.count(b"\n", 0, at) + 1) for at in offsets)
@@ -244,14 +245,17 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
         text = views.pop(str(path), text)
         headers.update(views)
         unsaved = [(str(path), text)] + list(headers.items())
-        tu = _parse(index, path, clang_arguments(options) + ["-Wsource-uses-openmp"], flags, unsaved)
-        errors = [Diagnostic("error", _loc(d.location), d.spelling)
-                  for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+        tu = _parse(index, path, arguments, flags, unsaved)
+        errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
         if errors:
-            raise CompileError(errors)
+            raise CompileError(_as_errors(errors))
     if any(d.option == "-Wsource-uses-openmp" for d in tu.diagnostics):
         check_openmp_pragmas(index, path, options, unsaved)
     return ParsedUnit(path, tu, text, headers)
+
+
+def _as_errors(diagnostics: list[ci.Diagnostic]) -> list[Diagnostic]:
+    return [Diagnostic("error", _loc(d.location), d.spelling) for d in diagnostics]
 
 
 def _missing_template_keywords(errors: list[ci.Diagnostic], texts: dict[str, bytes]) -> dict[str, set[int]]:
