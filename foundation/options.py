@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The ``__CUDA_ARCH__`` of MocCUDA's device (compute capability 7.0): device code's, unless the
+#: GPU targets given say otherwise (``transpiler.nvcc_flags.device_arch``).
+MOCCUDA_DEVICE_ARCH = 700
+
 
 @dataclass(frozen=True)
 class TranslateOptions:
@@ -37,4 +41,4 @@ class TranslateOptions:
     system_include_dirs: tuple[str, ...] = ()
     host_openmp: bool = False
     torch_host: bool = False
-    device_arch: int = 700
+    device_arch: int = MOCCUDA_DEVICE_ARCH

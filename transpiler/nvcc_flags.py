@@ -19,6 +19,8 @@ import shlex
 import textwrap
 from dataclasses import dataclass, field
 
+from foundation.options import MOCCUDA_DEVICE_ARCH
+
 
 class UsageError(Exception):
     """A command-line mistake: the CLI prints it as ``cuda2cpu: error: ...`` and exits 1."""
@@ -633,9 +635,9 @@ def _check(inv: Invocation) -> None:
         raise UsageError("-MD/-MMD with -MF or -o takes one input")
 
 
-#: The ``__CUDA_ARCH__`` of MocCUDA's device (compute capability 7.0), for device code built
-#: without a GPU target or for every GPU (``-arch=native``, ``all``, ``all-major``).
-DEFAULT_DEVICE_ARCH = 700
+#: Device code built without a GPU target, or for every GPU (``-arch=native``, ``all``,
+#: ``all-major``), sees MocCUDA's device.
+DEFAULT_DEVICE_ARCH = MOCCUDA_DEVICE_ARCH
 
 _TARGET = re.compile(r"(?:sm|compute|lto)_(\d+)[af]?$")
 
