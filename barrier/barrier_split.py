@@ -144,7 +144,10 @@ class BarrierSplit:
                   if sym in top_level and sym not in assigned and d.init is not None
                   and "&" not in d.type and "[" not in d.type and not isinstance(d.init, ir.InitList)}
         operands = {sym: used_symbols(d.init) & set(values) for sym, d in values.items()}
-        sources = {sym for sym, d in values.items() if not recomputable(d.init, set(values), params)}
+        # A constexpr value is a constant expression: always recomputed, never kept (a kept copy
+        # is no longer usable in a static_assert or an array extent).
+        sources = {sym for sym, d in values.items()
+                   if not d.constexpr and not recomputable(d.init, set(values), params)}
         live_values = crossing & set(values)
         chosen = choose_kept(values, sources, operands, live_values) if ctx.min_cut else set(live_values)
         kept = chosen | (crossing - set(values))

@@ -409,7 +409,8 @@ class Converter:
             value = written[equals + 1:] if equals is not None else None
             if value:
                 self.local_constants[cursor.spelling] = f"({self.type_text(tokens_text(value))})"
-        return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc)
+        return ir.VarDecl(sym, cursor.spelling, type_spelling, init, storage, loc=loc,
+                          constexpr=init is not None and _declared_constexpr(cursor))
 
     def lambda_declaration(self, var: ci.Cursor, lam: ci.Cursor) -> list[ir.Stmt]:
         """``auto f = [captures](params) { body };``: the lambda is inlined where it is called
@@ -1264,6 +1265,17 @@ def _instantiated_arguments(ref: ci.Cursor | None) -> str:
         else:
             return ""
     return "<" + ", ".join(args) + ">"
+
+
+def _declared_constexpr(var: ci.Cursor) -> bool:
+    """Is the variable written ``constexpr`` (libclang has no query for it: the declaration's
+    tokens before its name say it)?"""
+    for tok in clang_ext.written_tokens(var) or ():
+        if tok.spelling == var.spelling:
+            return False
+        if tok.spelling == "constexpr":
+            return True
+    return False
 
 
 def _is_local_constant(var: ci.Cursor) -> bool:

@@ -245,7 +245,7 @@ def print_condition(e: ir.Expr) -> str:
 
 
 def var_decl_text(s: ir.VarDecl) -> str:
-    text = declare(s.type, s.name)
+    text = ("constexpr " if s.constexpr else "") + declare(s.type, s.name)
     if s.init is not None:
         text += " = " + print_expr(s.init, 2)
     return text

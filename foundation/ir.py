@@ -255,6 +255,9 @@ class VarDecl(Stmt):
 
     ``storage`` is "auto" (an ordinary local), "static", "shared" (``__shared__``, one per block),
     or "shared_dynamic" (``extern __shared__ T a[]``, the launch's dynamic shared memory).
+    ``constexpr``: declared ``constexpr``; its initializer is a constant expression, so the
+    value may be computed again anywhere in its scope, and must stay usable in constant
+    expressions (``static_assert``, array extents, template arguments).
     """
 
     sym: int
@@ -262,6 +265,7 @@ class VarDecl(Stmt):
     type: str
     init: Expr | None = None
     storage: str = "auto"
+    constexpr: bool = False
 
 
 @dataclass(frozen=True)

@@ -707,3 +707,8 @@ def test_reference_parameters_across_barriers_keep_the_split_lowering(tmp_path):
     result, run, _ = translate_build_run(OTHERS / "reference_parameters_across_barriers.cu", tmp_path)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
     assert not any("fallback" in w.message for w in result.warnings), [w.message for w in result.warnings]
+
+
+@covers("C++ in device code", "a constexpr local read after __syncthreads() in a constant expression")
+def test_constexpr_local_stays_constant_across_barriers(tmp_path):
+    _passes(tmp_path, "constexpr_across_barrier.cu")
