@@ -50,3 +50,19 @@ def test_symbol_named_by_a_string_linked_by_a_makefile(tmp_path):
 @covers("Headers", "cuda_gl_interop.h (OpenGL interop declared; every call returns cudaErrorNotSupported)")
 def test_gl_interop_header(tmp_path):
     _passes(tmp_path, "gl_interop_header.cu")
+
+
+@covers("Kernels and memory", "a translated object linked by a C driver (gcc ... -lcudart): no libstdc++ symbols (kmeans, backprop)")
+def test_translated_object_links_with_a_c_driver(tmp_path):
+    source = OTHERS / "c_driver"
+    kernel_obj, main_obj, exe = tmp_path / "scale.o", tmp_path / "main.o", tmp_path / "prog"
+    built = run_cli("-c", source / "scale.cu", "-o", kernel_obj)
+    assert built.returncode == 0, built.stderr
+    subprocess.run(["gcc", "-c", str(source / "main.c"), "-o", str(main_obj)], check=True)
+    toolkit = run_cli("--toolkit-dir").stdout.strip()
+    linked = subprocess.run(["gcc", "-fopenmp", str(main_obj), str(kernel_obj), f"-L{toolkit}/lib64", "-lcudart",
+                             "-lm", "-o", str(exe)], capture_output=True, text=True)
+    assert linked.returncode == 0, linked.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, OMP_NUM_THREADS="2", LD_LIBRARY_PATH=f"{toolkit}/lib64"))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

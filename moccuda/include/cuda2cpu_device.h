@@ -12,6 +12,7 @@
 #define MOCCUDA_CUDA2CPU_DEVICE_H
 #ifdef __cplusplus
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -147,9 +148,21 @@ inline bool launch_captured(const LaunchConfig &launch, const Relaunch &relaunch
         return false;
     if (moccuda_launch_check(launch.grid, launch.block, launch.shared_bytes, launch.stream, nullptr) != cudaSuccess)
         return true;
+    /* The closure lives in malloc'd storage, constructed in place (placement new is inline): an
+     * object of translated code links with a C driver (`gcc k.o main.o -lcudart`, as Rodinia's
+     * Makefiles do), so it must not need libstdc++'s operator new and delete. */
+    constexpr size_t align = alignof(Relaunch) > alignof(max_align_t) ? alignof(Relaunch) : alignof(max_align_t);
+    void *storage = aligned_alloc(align, (sizeof(Relaunch) + align - 1) / align * align);
+    if (!storage) {
+        fprintf(stderr, "MocCUDA: out of memory recording a launch into a capturing stream\n");
+        abort();
+    }
     moccuda_capture_launch(
-        launch.stream, [](void *closure) { (*static_cast<Relaunch *>(closure))(); }, new Relaunch(relaunch),
-        [](void *closure) { delete static_cast<Relaunch *>(closure); });
+        launch.stream, [](void *closure) { (*static_cast<Relaunch *>(closure))(); }, ::new (storage) Relaunch(relaunch),
+        [](void *closure) {
+            static_cast<Relaunch *>(closure)->~Relaunch();
+            free(closure);
+        });
     return true;
 }
 
