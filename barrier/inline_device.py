@@ -198,10 +198,15 @@ def parameter_type(type_: str) -> str:
     """A parameter's type as C++ adjusts it: an array of T is a pointer to T (``float x[4][8]``
     is ``float (*x)[8]``), so that the inlined function writes the caller's array, not a copy."""
     stripped = type_.strip()
-    if not stripped.endswith("]") or "(" in stripped:
-        return type_
+    if not stripped.endswith("]") or re.search(r"\(\s*[*&]", stripped):
+        return type_  # not an array, or a pointer or reference to one (``T (*)[N]``)
     first = stripped.index("[")
-    element, rest = stripped[:first].rstrip(), stripped[stripped.index("]", first) + 1:]
+    depth, end = 0, first
+    for end in range(first, len(stripped)):  # the first extent's `]` (an extent may index: `a[b[0]]`)
+        depth += {"[": 1, "]": -1}.get(stripped[end], 0)
+        if depth == 0:
+            break
+    element, rest = stripped[:first].rstrip(), stripped[end + 1:]
     return f"{element} (*){rest}" if rest else f"{element} *"
 
 

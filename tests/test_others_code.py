@@ -526,6 +526,15 @@ def test_array_parameters_of_inlined_functions(tmp_path, lowering):
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
+@covers("C++ in device code", "an array parameter with extents written through a traits class, in an inlined "
+        "synchronizing function template", note="passed as the pointer C++ makes of it")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_array_parameters_with_dependent_extents(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "dependent_array_parameter_inlined.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
 @covers("Warp shuffles", "__shfl_xor_sync of x[c][i], x an array parameter with template-dependent bounds")
 @pytest.mark.parametrize("lowering", ["split", "fallback"])
 def test_shuffle_of_an_element_of_dependent_type(tmp_path, lowering):
