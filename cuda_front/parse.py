@@ -229,19 +229,20 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
         first_errors = first_errors or _as_errors(errors)
         insertions = _missing_template_keywords(errors, texts)
         if not insertions:
-            if any((d.location.file.name if d.location.file else "", d.location.line) in changed for d in errors):
-                raise CompileError(first_errors)
-            raise CompileError(_as_errors(errors))
+            break
         for name, offsets in insertions.items():
             text = texts[name]
             changed.update((name, text.count(b"\n", 0, at) + 1) for at in offsets)
             texts[name] = template_keyword.insert_keywords(text, offsets)
     headers = {name: texts[name] for name, _ in changed if name != str(path)}
     text = texts[str(path)]
-    views = device_arch_view.device_views(tu, {**headers, str(path): text}, options.device_arch)
+    read = {**headers, str(path): text}
+    views = device_arch_view.device_views(
+        tu, read, options.device_arch, lambda views: _parse(index, path, arguments, flags, list({**read, **views}.items())))
     if views:
-        # Device-only functions test __CUDA_ARCH__: parse again with their directives as nvcc's
+        # Device code tests __CUDA_ARCH__: parse again with the directives that select it as nvcc's
         # device pass reads them (same offsets); a header so read is carried like a changed one.
+        # Errors of the host pass's view in code that the device view replaces are gone with it.
         text = views.pop(str(path), text)
         headers.update(views)
         unsaved = [(str(path), text)] + list(headers.items())
@@ -249,6 +250,10 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
         errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
         if errors:
             raise CompileError(_as_errors(errors))
+    elif errors:
+        if any((d.location.file.name if d.location.file else "", d.location.line) in changed for d in errors):
+            raise CompileError(first_errors)
+        raise CompileError(_as_errors(errors))
     if any(d.option == "-Wsource-uses-openmp" for d in tu.diagnostics):
         check_openmp_pragmas(index, path, options, unsaved)
     return ParsedUnit(path, tu, text, headers)

@@ -1,12 +1,15 @@
-"""cuda_front.device_arch_view: directives inside device-only functions read as nvcc's device pass
-reads them, each rewrite the length of what it replaces (the program-level test is
-tests/test_others_code.py::test_device_code_sees_cuda_arch)."""
+"""cuda_front.device_arch_view: directives inside device-only functions, and groups outside
+functions that select only device code, read as nvcc's device pass reads them, each rewrite the
+length of what it replaces (the program-level tests are in tests/test_others_code.py:
+test_device_code_sees_cuda_arch, test_device_code_selected_at_namespace_scope)."""
 
 from __future__ import annotations
 
 import pytest
 
 from cuda_front.device_arch_view import device_view, rewrite
+from cuda_front.parse import parse_file
+from foundation.options import TranslateOptions
 from transpiler.nvcc_flags import DEFAULT_DEVICE_ARCH, device_arch
 
 
@@ -47,3 +50,48 @@ def test_only_inside_the_given_ranges_and_not_in_literals():
 ])
 def test_device_arch_is_the_image_a_7_0_device_runs(ignored, arch):
     assert device_arch(ignored) == arch
+
+
+def _as_parsed(tmp_path, source: str) -> str:
+    """The text of ``source`` as the parse read it (its device views applied)."""
+    cu = tmp_path / "t.cu"
+    cu.write_text(source)
+    return parse_file(cu, TranslateOptions()).text.decode()
+
+
+DEVICE_HELPER = "__device__ int helper() { return 1; }\n"
+KERNEL = "__global__ void k(int *p) { *p = helper(); }\n"
+
+
+def test_a_group_of_device_functions_takes_the_device_view(tmp_path):
+    text = _as_parsed(tmp_path, "#if __CUDA_ARCH__ >= 700\nnamespace detail {\n" + DEVICE_HELPER + "}\n#endif\n"
+                      "using namespace detail;\n" + KERNEL)
+    assert text.startswith("#if 700")
+
+
+@pytest.mark.parametrize("held", [
+    "__device__ int counter;\n",  # a variable: host code may name it (cudaMemcpyToSymbol)
+    "struct S { int x; };\n",
+    "__host__ __device__ int both() { return 2; }\n",
+    "#include <cstdlib>\n",
+])
+def test_a_group_host_code_may_depend_on_keeps_the_host_view(tmp_path, held):
+    source = "#if __CUDA_ARCH__ >= 700\n" + held + DEVICE_HELPER + "#endif\n"
+    with pytest.raises(Exception, match="undeclared identifier 'helper'"):
+        _as_parsed(tmp_path, source + KERNEL)
+
+
+def test_a_macro_used_only_by_device_code_takes_the_device_view(tmp_path):
+    # FAST is tested by a device function and by another group of device functions.
+    text = _as_parsed(tmp_path, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800\n#define FAST\n#endif\n"
+                      "#ifdef FAST\n__device__ int helper() { return undeclared_intrinsic(); }\n#else\n"
+                      + DEVICE_HELPER + "#endif\n"
+                      "__device__ int twice() {\n#ifdef FAST\n  return undeclared_intrinsic();\n#else\n"
+                      "  return 2 * helper();\n#endif\n}\n" + KERNEL)
+    assert text.startswith("#if !1")
+
+
+def test_a_macro_host_code_uses_keeps_the_host_view(tmp_path):
+    source = ("#ifdef __CUDA_ARCH__\n#define WIDTH 32\n#else\n#define WIDTH 64\n#endif\n"
+              "__device__ int width() { return WIDTH; }\nint host_width() { return WIDTH; }\n")
+    assert _as_parsed(tmp_path, source).startswith("#ifdef __CUDA_ARCH__")

@@ -669,6 +669,23 @@ def test_device_code_sees_cuda_arch(tmp_path):
     _passes(tmp_path, "cuda_arch_in_device_code.cu")
 
 
+@covers("Source files", "#if __CUDA_ARCH__ at namespace scope and in headers selecting device functions, or a macro "
+        "only device code tests (the device pass's view; host code keeps the host's)")
+def test_device_code_selected_at_namespace_scope(tmp_path):
+    _passes(tmp_path, "cuda_arch_at_namespace_scope.cu")
+
+
+def test_async_copy_intrinsics_left_by_the_device_view_are_located_errors(tmp_path):
+    # An sm_80 path kept where the device view cannot drop it (host code uses the macro too):
+    # the intrinsic is named at its use, not passed on to g++.
+    cu, built = _build(tmp_path, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800\n#define ASYNC 1\n#endif\n"
+                       "__device__ unsigned at(int *s) {\n#ifdef ASYNC\n  return __cvta_generic_to_shared(s);\n"
+                       "#else\n  return 0;\n#endif\n}\n__global__ void k(unsigned *o) { __shared__ int s[1]; *o = at(s); }\n"
+                       "int main() {\n#ifdef ASYNC\n  return 0;\n#endif\n}\n")
+    assert built.returncode == 1 and f"{cu}:6:10: error: use of undeclared identifier '__cvta_generic_to_shared'" \
+        in built.stderr and "Traceback" not in built.stderr, built.stderr
+
+
 def test_cuda_arch_follows_the_gpu_target(tmp_path):
     # nvcc -arch=sm_60 compiles device code with __CUDA_ARCH__ 600: the kernel's older-device branch.
     exe = tmp_path / "arch60"
