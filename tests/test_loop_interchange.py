@@ -86,7 +86,10 @@ def test_loops_behind_the_bounds_guard_move(guarded_translations):
     for name in ("nearest_centre", "nearest_centre_c89"):
         (centres,) = _block_level_loops(kernels[name])
         features = [n for n in ir.as_block(centres.body).stmts if isinstance(n, ir.For)]
-        assert len(features) == 1 and _thread_loops_in(features[0]) == 1, (name, centres)
+        # the texture's fetch reads a span where all its texels are in range (texture-span):
+        # the thread loop has two versions
+        versions = 2 if name == "nearest_centre_c89" else 1
+        assert len(features) == 1 and _thread_loops_in(features[0]) == versions, (name, centres)
     for name in ("moving_limit", "ragged_rows", "divided_rows"):
         assert not _block_level_loops(kernels[name]), name
     assert not any(_block_level_loops(k) for k in guarded_translations["off"].program.kernels)

@@ -38,6 +38,7 @@ PIPELINE_ORDER = (
     "guard-folding",
     "thread-simd",
     "thread-order",
+    "texture-span",
     "constant-block",
     "schedule",
     "block-prefetch",

@@ -16,6 +16,7 @@
 #define MOCCUDA_CUDA2CPU_TEXTURE_H
 #ifdef __cplusplus
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -642,6 +643,32 @@ MOCCUDA_HD typename moccuda::texture::result<T, M>::type tex1Dfetch(const textur
     typedef typename moccuda::texture::result<T, M>::type R;
     return moccuda::texture::fetch_index<R>(tex.binding, tex.sampler(), x);
 }
+namespace moccuda {
+namespace texture {
+/* The texels [first, first + count) of a 1D texture reference as one array, or null.  Not null
+ * only where tex1Dfetch(tex, first + i) would read texel first + i for every i < count: linear
+ * memory read as its element type, 0 <= first, first + count <= the width, and no index past
+ * INT_MAX (the int tex1Dfetch takes).  cuda2cpu's texture-span pass tests it once before a
+ * thread loop whose fetches are first + threadIdx.x, and then reads span[threadIdx.x], a load
+ * that vectorizes, where tex1Dfetch's range check made one scalar load per thread. */
+template <class T, enum cudaTextureReadMode M>
+MOCCUDA_HD const typename result<T, M>::type *linear_span(const ::texture<T, 1, M> &tex, int first, unsigned count)
+{
+    typedef typename result<T, M>::type R;
+    const moccuda_texture &t = tex.binding;
+    const Sampler s = tex.sampler();
+    if (!t.linear || s.read != cudaReadModeElementType || t.texels.element_size != sizeof(R))
+        return nullptr;
+    if (first < 0 || count == 0 || (long long)first + (long long)count - 1 > (long long)INT_MAX
+        || (unsigned long long)first + count > (unsigned long long)t.texels.width)
+        return nullptr;
+    const unsigned char *at = t.texels.data + (size_t)first * sizeof(R);
+    if ((size_t)at % alignof(R) != 0)
+        return nullptr;
+    return reinterpret_cast<const R *>(at);
+}
+}  // namespace texture
+}  // namespace moccuda
 template <class T, enum cudaTextureReadMode M>
 MOCCUDA_HD typename moccuda::texture::result<T, M>::type tex1D(const texture<T, 1, M> &tex, float x)
 {
