@@ -72,12 +72,52 @@ void *map_huge_pages(size_t length)
     return reinterpret_cast<void *>(start);
 }
 
+// Freed mappings kept for the next allocation of the same length, up to mapping_cache_limit
+// bytes: a fresh mapping's pages are zeroed by the kernel at their first touch, and programs
+// that allocate and free their buffers in a loop (Rodinia kmeans, once per clustering) paid that
+// again each time, where glibc's malloc reuses freed memory.  CUDA promises nothing about the
+// contents of new device memory.
+constexpr size_t mapping_cache_limit = size_t(1) << 30;
+std::mutex cache_mutex;
+std::multimap<size_t, void *> cached_mappings;  // by length
+size_t cached_bytes = 0;
+
+void *cached_mapping(size_t length)
+{
+    std::lock_guard<std::mutex> guard(cache_mutex);
+    auto found = cached_mappings.find(length);
+    if (found == cached_mappings.end())
+        return nullptr;
+    void *p = found->second;
+    cached_mappings.erase(found);
+    cached_bytes -= length;
+    return p;
+}
+
+void unmap_cached_mappings()
+{
+    std::lock_guard<std::mutex> guard(cache_mutex);
+    for (const auto &entry : cached_mappings)
+        munmap(entry.second, entry.first);
+    cached_mappings.clear();
+    cached_bytes = 0;
+}
+
 void release_storage(void *ptr, const Allocation &allocation)
 {
-    if (allocation.mapped != 0)
-        munmap(ptr, allocation.mapped);
-    else
+    if (allocation.mapped == 0) {
         free(ptr);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> guard(cache_mutex);
+        if (cached_bytes <= mapping_cache_limit && allocation.mapped <= mapping_cache_limit - cached_bytes) {
+            cached_mappings.emplace(allocation.mapped, ptr);
+            cached_bytes += allocation.mapped;
+            return;
+        }
+    }
+    munmap(ptr, allocation.mapped);
 }
 
 cudaError_t allocate(void **ptr, size_t size, Kind kind, unsigned int flags)
@@ -105,8 +145,15 @@ cudaError_t allocate(void **ptr, size_t size, Kind kind, unsigned int flags)
     }
     size_t mapped = 0;
     void *p = nullptr;
-    if (rounded >= own_mapping_threshold && round_up(rounded, huge_page, &mapped))
-        p = map_huge_pages(mapped);
+    if (rounded >= own_mapping_threshold && round_up(rounded, huge_page, &mapped)) {
+        p = cached_mapping(mapped);
+        if (p == nullptr)
+            p = map_huge_pages(mapped);
+        if (p == nullptr) {  // the address space or memory may be held by cached mappings
+            unmap_cached_mappings();
+            p = map_huge_pages(mapped);
+        }
+    }
     if (p == nullptr) {
         mapped = 0;
         p = aligned_alloc(allocation_alignment, rounded);
@@ -163,6 +210,7 @@ void release_all_memory()
             release_storage(reinterpret_cast<void *>(entry.first), entry.second);
     allocations.clear();
     device_bytes = 0;
+    unmap_cached_mappings();
 }
 
 }  // namespace runtime

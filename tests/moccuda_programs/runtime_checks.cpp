@@ -300,6 +300,15 @@ static int large_memory()
     CHECK(cudaFree(d) == cudaErrorInvalidValue);
     cudaGetLastError();
 
+    // A freed mapping serves the next allocation of its length (its pages are already there, not
+    // zeroed again by the kernel): the same address and bytes, counted and freed again as a new allocation; another length maps anew.
+    char *again = nullptr, *other = nullptr;
+    CHECK(cudaMalloc(&again, size) == cudaSuccess && again == d && again[size / 2] == 7);  // not zeroed anew
+    CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess && total - free0 == size);
+    CHECK(cudaMalloc(&other, size + (size_t(4) << 20)) == cudaSuccess && other != d);
+    CHECK(cudaMemset(other, 1, size + (size_t(4) << 20)) == cudaSuccess && other[size] == 1);
+    CHECK(cudaFree(again) == cudaSuccess && cudaFree(other) == cudaSuccess);
+
     // Pinned and managed memory the same; cudaDeviceReset unmaps what is left.
     float *pinned, *managed;
     CHECK(cudaMallocHost(&pinned, size) == cudaSuccess && ((uintptr_t)pinned) % (size_t(2) << 20) == 0);
