@@ -54,8 +54,6 @@ SECTIONS = {
               "a refused kernel does not run; opt-in shared memory; stream handles",
     "memory": "malloc/memset/memcpy of every kind, 2D copies, pitches, pinned and managed memory, "
               "pointer attributes, device memory limit, cudaDeviceReset",
-    "large_memory": "allocations of 4 MiB and more: own mappings on 2 MiB boundaries advised MADV_HUGEPAGE, "
-                    "freed, classified and reset as the others",
     "symbols": "cudaMemcpyToSymbol/FromSymbol with offsets, bounds and directions; symbol address and size",
     "events": "event timing is positive and plausible; untimed, unrecorded and destroyed events; "
               "streams, priorities and callbacks",

@@ -6,8 +6,6 @@
 // address, and cudaMalloc fails once the reported device memory is used up.
 #include "internal.h"
 
-#include <sys/mman.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -24,7 +22,6 @@ struct Allocation {
     size_t size;
     Kind kind;
     unsigned int flags;
-    size_t mapped;  // the length of its own mapping (a large allocation), 0 when from aligned_alloc
 };
 
 // CUDA aligns allocations to at least 256 bytes; cudaMallocPitch rows to 512 bytes.
@@ -41,83 +38,6 @@ bool round_up(size_t size, size_t alignment, size_t *rounded)
         return false;
     *rounded = (size + alignment - 1) / alignment * alignment;
     return true;
-}
-
-// Allocations of at least this size get a mapping of their own, aligned to and a multiple of the
-// 2 MiB huge page and advised MADV_HUGEPAGE: a GPU program's large buffers are first touched
-// whole (by the cudaMemcpy that fills them, or a kernel), and with 4 KiB pages that first touch
-// is one page fault per 4 KiB (Rodinia's nw spent 20% of its time in them).  Where transparent
-// huge pages are off the advice does nothing and the mapping is an ordinary one.
-constexpr size_t huge_page = size_t(2) << 20;
-constexpr size_t own_mapping_threshold = 2 * huge_page;
-
-// A mapping of `length` bytes (a multiple of huge_page) starting on a huge page, or null.
-void *map_huge_pages(size_t length)
-{
-    if (length > SIZE_MAX - huge_page)
-        return nullptr;
-    size_t span = length + huge_page;  // room to slide the start to a huge-page boundary
-    void *base = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED)
-        return nullptr;
-    uintptr_t first = reinterpret_cast<uintptr_t>(base);
-    uintptr_t start = (first + huge_page - 1) / huge_page * huge_page;
-    if (start > first)
-        munmap(base, start - first);
-    if (first + span > start + length)
-        munmap(reinterpret_cast<void *>(start + length), first + span - (start + length));
-#ifdef MADV_HUGEPAGE
-    madvise(reinterpret_cast<void *>(start), length, MADV_HUGEPAGE);
-#endif
-    return reinterpret_cast<void *>(start);
-}
-
-// Freed mappings kept for the next allocation of the same length, up to mapping_cache_limit
-// bytes: a fresh mapping's pages are zeroed by the kernel at their first touch, and programs
-// that allocate and free their buffers in a loop (Rodinia kmeans, once per clustering) paid that
-// again each time, where glibc's malloc reuses freed memory.  CUDA promises nothing about the
-// contents of new device memory.
-constexpr size_t mapping_cache_limit = size_t(1) << 30;
-std::mutex cache_mutex;
-std::multimap<size_t, void *> cached_mappings;  // by length
-size_t cached_bytes = 0;
-
-void *cached_mapping(size_t length)
-{
-    std::lock_guard<std::mutex> guard(cache_mutex);
-    auto found = cached_mappings.find(length);
-    if (found == cached_mappings.end())
-        return nullptr;
-    void *p = found->second;
-    cached_mappings.erase(found);
-    cached_bytes -= length;
-    return p;
-}
-
-void unmap_cached_mappings()
-{
-    std::lock_guard<std::mutex> guard(cache_mutex);
-    for (const auto &entry : cached_mappings)
-        munmap(entry.second, entry.first);
-    cached_mappings.clear();
-    cached_bytes = 0;
-}
-
-void release_storage(void *ptr, const Allocation &allocation)
-{
-    if (allocation.mapped == 0) {
-        free(ptr);
-        return;
-    }
-    {
-        std::lock_guard<std::mutex> guard(cache_mutex);
-        if (cached_bytes <= mapping_cache_limit && allocation.mapped <= mapping_cache_limit - cached_bytes) {
-            cached_mappings.emplace(allocation.mapped, ptr);
-            cached_bytes += allocation.mapped;
-            return;
-        }
-    }
-    munmap(ptr, allocation.mapped);
 }
 
 cudaError_t allocate(void **ptr, size_t size, Kind kind, unsigned int flags)
@@ -143,28 +63,14 @@ cudaError_t allocate(void **ptr, size_t size, Kind kind, unsigned int flags)
             return fail(cudaErrorMemoryAllocation);
         device_bytes += size;
     }
-    size_t mapped = 0;
-    void *p = nullptr;
-    if (rounded >= own_mapping_threshold && round_up(rounded, huge_page, &mapped)) {
-        p = cached_mapping(mapped);
-        if (p == nullptr)
-            p = map_huge_pages(mapped);
-        if (p == nullptr) {  // the address space or memory may be held by cached mappings
-            unmap_cached_mappings();
-            p = map_huge_pages(mapped);
-        }
-    }
-    if (p == nullptr) {
-        mapped = 0;
-        p = aligned_alloc(allocation_alignment, rounded);
-    }
+    void *p = aligned_alloc(allocation_alignment, rounded);
     std::lock_guard<std::mutex> guard(mutex);
     if (p == nullptr) {
         if (counted)
             device_bytes -= size;
         return fail(cudaErrorMemoryAllocation);
     }
-    allocations[reinterpret_cast<uintptr_t>(p)] = Allocation{size, kind, flags, mapped};
+    allocations[reinterpret_cast<uintptr_t>(p)] = Allocation{size, kind, flags};
     *ptr = p;
     return cudaSuccess;
 }
@@ -178,9 +84,8 @@ bool release(void *ptr, Kind kind, Kind other_kind)
         return false;
     if (found->second.kind == Kind::device || found->second.kind == Kind::managed)
         device_bytes -= found->second.size;
-    Allocation allocation = found->second;
     allocations.erase(found);
-    release_storage(ptr, allocation);
+    free(ptr);
     return true;
 }
 
@@ -207,10 +112,9 @@ void release_all_memory()
     std::lock_guard<std::mutex> guard(mutex);
     for (const auto &entry : allocations)
         if (entry.second.kind != Kind::registered_host)  // the program's own memory
-            release_storage(reinterpret_cast<void *>(entry.first), entry.second);
+            free(reinterpret_cast<void *>(entry.first));
     allocations.clear();
     device_bytes = 0;
-    unmap_cached_mappings();
 }
 
 }  // namespace runtime
@@ -375,7 +279,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
     auto next = allocations.lower_bound(start);
     if (containing(ptr, &existing) != nullptr || (next != allocations.end() && next->first - start < size))
         return fail(cudaErrorHostMemoryAlreadyRegistered);
-    allocations[start] = Allocation{size, Kind::registered_host, flags, 0};
+    allocations[start] = Allocation{size, Kind::registered_host, flags};
     return cudaSuccess;
 }
 

@@ -255,73 +255,6 @@ static int memory()
     return 0;
 }
 
-// Whether the mapping holding `p` carries the MADV_HUGEPAGE advice ("hg" in smaps' VmFlags).
-static bool advised_huge(const void *p)
-{
-    FILE *smaps = fopen("/proc/self/smaps", "r");
-    if (smaps == nullptr)
-        return false;
-    char line[512];
-    bool inside = false, advised = false;
-    while (fgets(line, sizeof line, smaps) != nullptr) {
-        unsigned long start, end;
-        if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' '))
-            inside = (uintptr_t)p >= start && (uintptr_t)p < end;
-        else if (inside && strncmp(line, "VmFlags:", 8) == 0)
-            advised = strstr(line, " hg") != nullptr;
-    }
-    fclose(smaps);
-    return advised;
-}
-
-// Large allocations: a mapping of their own on a 2 MiB boundary, advised to use huge pages (a
-// GPU program's big buffers are first touched whole; 4 KiB pages make that a fault per page).
-static int large_memory()
-{
-    const size_t size = (size_t(9) << 20) + 100;  // not a multiple of the huge page
-    char *d = nullptr;
-    CHECK(cudaMalloc(&d, size) == cudaSuccess && d != nullptr);
-    CHECK(((uintptr_t)d) % (size_t(2) << 20) == 0);
-    FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (thp != nullptr) {  // a kernel with transparent huge pages records the advice
-        fclose(thp);
-        CHECK(advised_huge(d) && advised_huge(d + size - 1));
-    }
-    size_t free0, total;
-    CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess && total - free0 == size);
-    CHECK(cudaMemset(d, 0x5a, size) == cudaSuccess && d[0] == 0x5a && d[size - 1] == 0x5a);
-    std::vector<char> host(size, 7);
-    CHECK(cudaMemcpy(d, host.data(), size, cudaMemcpyHostToDevice) == cudaSuccess && d[size / 2] == 7);
-    cudaPointerAttributes a;
-    CHECK(cudaPointerGetAttributes(&a, d + size - 1) == cudaSuccess && a.type == cudaMemoryTypeDevice);
-    CHECK(cudaPointerGetAttributes(&a, d + size) == cudaSuccess && a.type != cudaMemoryTypeDevice);
-    CHECK(cudaFree(d + 4096) == cudaErrorInvalidValue);
-    CHECK(cudaFree(d) == cudaSuccess);
-    CHECK(cudaFree(d) == cudaErrorInvalidValue);
-    cudaGetLastError();
-
-    // A freed mapping serves the next allocation of its length (its pages are already there, not
-    // zeroed again by the kernel): the same address and bytes, counted and freed again as a new allocation; another length maps anew.
-    char *again = nullptr, *other = nullptr;
-    CHECK(cudaMalloc(&again, size) == cudaSuccess && again == d && again[size / 2] == 7);  // not zeroed anew
-    CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess && total - free0 == size);
-    CHECK(cudaMalloc(&other, size + (size_t(4) << 20)) == cudaSuccess && other != d);
-    CHECK(cudaMemset(other, 1, size + (size_t(4) << 20)) == cudaSuccess && other[size] == 1);
-    CHECK(cudaFree(again) == cudaSuccess && cudaFree(other) == cudaSuccess);
-
-    // Pinned and managed memory the same; cudaDeviceReset unmaps what is left.
-    float *pinned, *managed;
-    CHECK(cudaMallocHost(&pinned, size) == cudaSuccess && ((uintptr_t)pinned) % (size_t(2) << 20) == 0);
-    CHECK(cudaMallocManaged(&managed, size) == cudaSuccess && ((uintptr_t)managed) % (size_t(2) << 20) == 0);
-    pinned[0] = managed[0] = 1.0f;
-    CHECK(cudaFreeHost(pinned) == cudaSuccess);
-    CHECK(cudaDeviceReset() == cudaSuccess);
-    CHECK(cudaMemGetInfo(&free0, &total) == cudaSuccess && free0 == total);
-    CHECK(cudaFree(managed) == cudaErrorInvalidValue);
-    cudaGetLastError();
-    return 0;
-}
-
 struct Params {
     int n;
     double scale[3];
@@ -827,8 +760,6 @@ int main(int argc, char **argv)
         status = launch();
     else if (section == "memory")
         status = memory();
-    else if (section == "large_memory")
-        status = large_memory();
     else if (section == "symbols")
         status = symbols();
     else if (section == "events")
