@@ -629,6 +629,18 @@ class NextThread(Stmt):
 
 
 @dataclass(frozen=True)
+class SimdReduction(Stmt):
+    """``loop`` with its iterations run as SIMD lanes, each lane combining its values into
+    ``variable`` with ``op`` and the lanes combined at the end, in no particular order
+    (``#pragma omp simd reduction(op:variable)``).  Made only by the opt-in
+    ``reassociate-reductions``: the order of a floating-point sum changes its rounding."""
+
+    loop: For
+    op: str
+    variable: Name
+
+
+@dataclass(frozen=True)
 class Goto(Stmt):
     """A jump to a :class:`Label` at block level (lowered ``continue`` of an interchanged loop)."""
 

@@ -24,6 +24,9 @@ class TranslateOptions:
     for instance) are not the user's code, so the translator never looks inside them.
     ``torch_host`` rewrites host-side CUDA device checks on PyTorch tensors (``x.is_cuda()``) to
     accept the CPU tensors that stand in for CUDA ones (``transpiler.torch_host``; reported).
+    ``reassociate_reductions`` (opt-in, ``--reassociate-reductions``) lets the pass of that name
+    sum a block's ``__shared__`` tree reduction in any order: floating-point results may round
+    differently from CUDA's tree (``openmp_emit.reassociate_reductions``).
     ``host_openmp``: the host compiler's flags ask for OpenMP (``-Xcompiler -fopenmp``), so the
     source sees ``_OPENMP`` as nvcc's host compiler would define it; else it does not, although
     the translation is compiled with ``-fopenmp``.
@@ -42,3 +45,4 @@ class TranslateOptions:
     host_openmp: bool = False
     torch_host: bool = False
     device_arch: int = MOCCUDA_DEVICE_ARCH
+    reassociate_reductions: bool = False

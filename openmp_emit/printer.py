@@ -119,6 +119,10 @@ class StmtPrinter:
         self._loop_body(s.body)
         self.emit("}")
 
+    def stmt_SimdReduction(self, s: ir.SimdReduction) -> None:
+        self.emit(f"#pragma omp simd reduction({s.op}:{s.variable.name})")
+        self.stmt_For(s.loop)
+
     def stmt_While(self, s: ir.While) -> None:
         self.emit(f"while ({print_condition(s.cond)}) {{")
         self._loop_body(s.body)

@@ -44,7 +44,7 @@ def translate_options(inv, source: Path) -> TranslateOptions:
         include_dirs=(*inv.include_dirs, *inv.system_include_dirs), defines=tuple(inv.defines), undefines=tuple(inv.undefines),
         pre_includes=tuple(inv.pre_includes), std=inv.std, pipeline=inv.pipeline,
         disabled_passes=tuple(inv.disabled_passes), lowering=inv.lowering, torch_host=inv.torch_host,
-        schedule=inv.schedule, host_openmp=asks_for_openmp(inv.compiler_flags),
+        schedule=inv.schedule, reassociate_reductions=inv.reassociate_reductions, host_openmp=asks_for_openmp(inv.compiler_flags),
         device_arch=nvcc_flags.device_arch(inv.ignored))
 
 

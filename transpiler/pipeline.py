@@ -35,6 +35,7 @@ PIPELINE_ORDER = (
     "min-cut",
     "barrier-split",
     "race-check",
+    "reassociate-reductions",
     "guard-folding",
     "thread-simd",
     "thread-order",
@@ -53,14 +54,29 @@ def _load_passes() -> None:
             importlib.import_module(f"{package.__name__}.{info.name}")
 
 
-def default_pipeline() -> str:
-    _load_passes()
-    return ",".join(n for n in PIPELINE_ORDER if n in PASS_REGISTRY)
+#: Passes that change what a program computes within limits the user accepts (the rounding of a
+#: floating-point sum): the default pipeline has them only when asked (``opted_in``), each by its
+#: own flag named as the pass (``--reassociate-reductions``), or named in ``--pipeline``.
+OPT_IN = frozenset({"reassociate-reductions"})
 
 
-def build_pipeline(spec: str | None, disabled: tuple[str, ...] = ()) -> list[Pass]:
+def default_pipeline(opted_in: tuple[str, ...] = ()) -> str:
     _load_passes()
-    names = [n.strip() for n in (spec or default_pipeline()).split(",") if n.strip()]
+    return ",".join(n for n in PIPELINE_ORDER if n in PASS_REGISTRY and (n not in OPT_IN or n in opted_in))
+
+
+def build_pipeline(spec: str | None, disabled: tuple[str, ...] = (), opted_in: tuple[str, ...] = ()) -> list[Pass]:
+    """The passes of ``spec`` (the default pipeline, with the ``opted_in`` passes, when None),
+    less the ``disabled`` ones.  An opted-in pass that ``spec`` leaves out is added at its place
+    in :data:`PIPELINE_ORDER`: the flag asks for it whatever the pipeline."""
+    _load_passes()
+    names = [n.strip() for n in (spec or default_pipeline(opted_in)).split(",") if n.strip()]
+    for extra in opted_in:
+        if extra in names or extra not in PIPELINE_ORDER:
+            continue
+        after = PIPELINE_ORDER[:PIPELINE_ORDER.index(extra)]
+        at = max((i + 1 for i, n in enumerate(names) if n in after), default=0)
+        names.insert(at, extra)
     unknown = [n for n in list(names) + list(disabled) if n not in PASS_REGISTRY]
     if unknown:
         known = ", ".join(sorted(PASS_REGISTRY))

@@ -1080,7 +1080,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                     kernel_library: bool) -> TranslationResult:
     options = options or TranslateOptions()
     disabled = (*options.disabled_passes, "launch-regions") if kernel_library else options.disabled_passes
-    passes = build_pipeline(options.pipeline, disabled)
+    passes = build_pipeline(options.pipeline, disabled,
+                            ("reassociate-reductions",) if options.reassociate_reductions else ())
     unit = parse_file(path, options)
     scan = scan_unit(unit)
     needs = device_builtins(scan)

@@ -1,0 +1,352 @@
+"""Pass ``reassociate-reductions`` (opt-in: ``--reassociate-reductions``): a block's halving tree
+reduction over a ``__shared__`` array becomes one SIMD sum of the array, computed in any order.
+
+This changes results: a floating-point sum is rounded in a different order than CUDA's tree
+(``(a0 + a4) + (a2 + a6) ...``), so the pass runs only when the user asks for it
+(``--reassociate-reductions``, ``TranslateOptions.reassociate_reductions``, or the pass named in
+``--pipeline``); without it the output is the same, byte for byte.  Integer sums are exact
+either way (the sum runs in the unsigned type of the element's width, so no intermediate value
+overflows a signed type where the tree's did not).
+
+Requires: ``barrier-split`` (the tree is a block-level loop around one thread loop).  Applies to
+a top-level statement of the grid loop exactly of the form::
+
+    for (S s = blockDim.x / 2; s > 0; s >>= 1) {       // also blockDim.x >> 1, a constant C; s != 0; s /= 2
+        ThreadLoop {
+            U tid = threadIdx.x;                        // declarations of threadIdx.x only
+            if (tid < s) sdata[tid] += sdata[tid + s];  // or sdata[tid] = sdata[tid] + sdata[s + tid]
+        }
+    }
+
+where ``sdata`` is a one-dimensional ``__shared__`` array (``T sdata[N]``, or the kernel's only
+``extern __shared__ T sdata[]``) of ``float``, ``double``, ``long double`` or a standard integer
+type (not ``bool``, not plain ``char``), the thread loop binds no kept values, marks no exits and
+has no folded guards, every other use of ``sdata`` in the kernel subscripts it (its address does
+not escape) and every use after the loop is ``sdata[0]``: the only entry in which the tree's
+result and the sum agree.  The sum equals the tree's value only when every thread of the block
+takes part in one tree over all ``blockDim.x`` entries, so it runs when ``blockDim.x`` is a power
+of two and ``blockDim.y == blockDim.z == 1``, checked per block; otherwise the tree runs as before.
+A tree whose first stride is a constant ``C`` (a power of two up to 512) sums
+entries ``[0, 2C)``, when ``blockDim.x >= C`` (every thread of its first step exists) and the
+block is one-dimensional.  A tree the pass does not recognise is left as it is.
+
+Before (lowered by ``barrier-split``)::
+
+    GridLoop {
+        int sdata[256];
+        ThreadLoop { ...; sdata[tid] = ...; }
+        for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+            ThreadLoop { unsigned int tid = threadIdx.x; if (tid < s) { sdata[tid] += sdata[tid + s]; } }
+        }
+        ThreadLoop { ...; if (tid == 0) { g_odata[blockIdx.x] = sdata[0]; } }
+    }
+
+After::
+
+    GridLoop {
+        int sdata[256];
+        ThreadLoop { ...; sdata[tid] = ...; }
+        if (blockDim.y == 1u && blockDim.z == 1u && (blockDim.x & (blockDim.x - 1u)) == 0u) {
+            unsigned int block_sum = (unsigned int)sdata[0];
+            SimdReduction(+: block_sum) for (unsigned int element = 1u; element < blockDim.x; ++element) {
+                block_sum += (unsigned int)sdata[element];
+            }
+            sdata[0] = (int)block_sum;
+        } else {
+            for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) { ... }   // the tree, unchanged
+        }
+        ThreadLoop { ...; if (tid == 0) { g_odata[blockIdx.x] = sdata[0]; } }
+    }
+
+where ``SimdReduction`` prints as ``#pragma omp simd reduction(+:block_sum)`` before the loop.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from barrier.liveness import fresh_name
+from foundation import ir
+from foundation.integer_types import int_literal, integer_kind
+from foundation.passes import PassContext, map_kernels, register
+
+FLOATING = frozenset({"float", "double", "long double"})
+#: The unsigned type of each integer width: integer sums run in it, so that they wrap (as the
+#: tree's additions would, on the same values) instead of overflowing a signed type.
+UNSIGNED_OF_WIDTH = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
+_ONE_DIMENSION = re.compile(r"^(?P<element>[^\[\]]+?)\s*\[\s*\d*\s*\]$")
+
+
+@register
+@dataclass(frozen=True)
+class ReassociateReductions:
+    name: str = "reassociate-reductions"
+    required: bool = False
+
+    def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        return map_kernels(program, lambda kernel: reassociate_kernel(kernel, ctx))
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A recognised halving tree: the loop, the array (its declaration), its element type, and
+    the first stride when it is a constant (``for (s = 128; ...)``; None for ``blockDim.x / 2``)."""
+
+    loop: ir.For
+    array: ir.VarDecl
+    element: str
+    first_stride: int | None = None
+
+
+def reassociate_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
+    grid = ir.grid_loop(kernel)
+    if grid is None:
+        return kernel
+    stmts = list(grid.body.stmts)
+    used = _identifiers(kernel)
+    changed = False
+    for position, stmt in enumerate(stmts):
+        tree = halving_tree(stmt, grid)
+        if tree is None or not _only_first_entry_after(tree.array.sym, stmts[position + 1:]):
+            continue
+        if not _array_only_subscripted(tree.array.sym, kernel.body):
+            continue
+        stmts[position] = _block_sum(tree, used, ctx)
+        changed = True
+    if not changed:
+        return kernel
+    return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(stmts))))
+
+
+def halving_tree(stmt: ir.Stmt, grid: ir.GridLoop) -> Tree | None:
+    """``stmt`` as a halving tree over a ``__shared__`` array of ``grid``, or None."""
+    if not isinstance(stmt, ir.For) or not isinstance(stmt.init, ir.VarDecl):
+        return None
+    stride = stmt.init
+    first_stride = _constant_power_of_two(stride.init)
+    if integer_kind(stride.type) is None or not (_is_half_block(stride.init) or first_stride is not None):
+        return None
+    if not _is_positive_test(stmt.cond, stride.sym) or not _is_halving(stmt.step, stride.sym):
+        return None
+    loop = _only_statement(stmt.body)
+    if not isinstance(loop, ir.ThreadLoop) or loop.kept or loop.exit_flag or loop.marks_exit or loop.skip_exited:
+        return None
+    if loop.bounds or loop.fast_body is not None:
+        return None
+    *declarations, step = loop.body.stmts
+    thread_ids = set()
+    for d in declarations:
+        kind = integer_kind(d.type) if isinstance(d, ir.VarDecl) else None
+        if kind is None or kind[1] < 16 or not _is_thread_x(d.init, set()):
+            return None
+        thread_ids.add(d.sym)
+    array = _tree_step_array(step, stride.sym, thread_ids)
+    decl = _shared_array(array, grid)
+    if decl is None:
+        return None
+    match = _ONE_DIMENSION.match(decl.type)
+    element = match.group("element").strip() if match else ""
+    if element not in FLOATING and (integer_kind(element) is None or "volatile" in element.split()):
+        return None
+    return Tree(stmt, decl, element, first_stride)
+
+
+def _tree_step_array(step: ir.Stmt, stride: int, thread_ids: set[int]) -> int | None:
+    """The array ``a`` of ``if (tid < s) a[tid] += a[tid + s];`` (or ``a[tid] = a[tid] + a[tid +
+    s]``), else None."""
+    if not isinstance(step, ir.If) or step.otherwise is not None or not isinstance(step.cond, ir.Binary):
+        return None
+    if step.cond.op != "<" or not _is_thread_x(step.cond.lhs, thread_ids) or not _is_name(step.cond.rhs, stride):
+        return None
+    update = _only_statement(step.then)
+    if not isinstance(update, ir.ExprStmt) or not isinstance(update.expr, ir.Assign):
+        return None
+    target, value = update.expr.target, update.expr.value
+    if update.expr.op == "+=":
+        own, partner = target, value
+    elif update.expr.op == "=" and isinstance(value, ir.Binary) and value.op == "+":
+        own, partner = value.lhs, value.rhs
+        if not _same_element(own, target):
+            own, partner = partner, own
+        if not _same_element(own, target):
+            return None
+    else:
+        return None
+    if not isinstance(target, ir.Index) or not isinstance(target.base, ir.Name):
+        return None
+    if not _is_thread_x(target.index, thread_ids) or not _same_element(own, target):
+        return None
+    if not isinstance(partner, ir.Index) or not _is_name(partner.base, target.base.sym):
+        return None
+    offset = partner.index
+    if not isinstance(offset, ir.Binary) or offset.op != "+":
+        return None
+    pairs = ((offset.lhs, offset.rhs), (offset.rhs, offset.lhs))
+    if not any(_is_thread_x(t, thread_ids) and _is_name(s, stride) for t, s in pairs):
+        return None
+    return target.base.sym
+
+
+def _shared_array(sym: int | None, grid: ir.GridLoop) -> ir.VarDecl | None:
+    """The declaration of the block's ``__shared__`` array ``sym``: a static one among the grid
+    loop's declarations, or the kernel's only dynamic one (dynamic shared arrays alias)."""
+    if sym is None:
+        return None
+    for stmt in grid.body.stmts:
+        if isinstance(stmt, ir.VarDecl) and stmt.sym == sym:
+            return stmt if stmt.storage == "shared" else None
+    if len(grid.dynamic_shared) == 1 and grid.dynamic_shared[0].sym == sym and not grid.binds_dynamic_shared:
+        return grid.dynamic_shared[0]
+    return None
+
+
+def _only_first_entry_after(sym: int, stmts: list[ir.Stmt]) -> bool:
+    """Every use of the array ``sym`` in ``stmts`` is ``a[0]``: the tree leaves partial sums in
+    the other entries, the reassociated sum leaves the values summed."""
+    for stmt in stmts:
+        for node in stmt.walk():
+            if isinstance(node, ir.Index) and _is_name(node.base, sym) and not _is_literal(node.index, 0):
+                return False
+    return True
+
+
+def _array_only_subscripted(sym: int, body: ir.Stmt) -> bool:
+    """The array ``sym`` is named only as ``a[i]``: no pointer into it reaches other code."""
+    subscripted = sum(1 for n in body.walk() if isinstance(n, ir.Index) and _is_name(n.base, sym))
+    named = sum(1 for n in body.walk() if _is_name(n, sym))
+    return named == subscripted
+
+
+def _block_sum(tree: Tree, used: set[str], ctx: PassContext) -> ir.Stmt:
+    """``if (a power-of-two 1-D block) { the SIMD sum into a[0] } else { the tree }``."""
+    loc = tree.loop.loc
+    kind = integer_kind(tree.element)
+    accumulate = tree.element if kind is None else UNSIGNED_OF_WIDTH[kind[1]]
+    array = ir.Name(tree.array.name, tree.array.sym, loc=loc)
+
+    def entry(index: ir.Expr) -> ir.Expr:
+        value = ir.Index(array, index, loc=loc)
+        return value if kind is None else ir.Cast(accumulate, value, loc=loc)
+
+    def builtin(dim: str) -> ir.Expr:
+        return ir.Builtin("blockDim", dim, loc=loc)
+
+    def literal(text: str) -> ir.Expr:
+        return ir.Literal(text, loc=loc)
+
+    sum_name = fresh_name("block_sum", used)
+    sum_sym = ctx.fresh_sym(sum_name, accumulate, "local", loc)
+    index_name = fresh_name("element", used)
+    index_sym = ctx.fresh_sym(index_name, "unsigned int", "local", loc)
+    total = ir.Name(sum_name, sum_sym, loc=loc)
+    index = ir.Name(index_name, index_sym, loc=loc)
+    # The tree sums blockDim.x entries, or twice its first stride when that is a constant.
+    count = builtin("x") if tree.first_stride is None else literal(f"{2 * tree.first_stride}u")
+    loop = ir.For(ir.VarDecl(index_sym, index_name, "unsigned int", literal("1u"), loc=loc),
+                  ir.Binary("<", index, count, loc=loc),
+                  ir.Unary("++", index, loc=loc),
+                  ir.Block((ir.ExprStmt(ir.Assign("+=", total, entry(index), loc=loc), loc=loc),), loc=loc),
+                  loc=loc)
+    result = total if kind is None else ir.Cast(tree.element, total, loc=loc)
+    summed = ir.Block((
+        ir.VarDecl(sum_sym, sum_name, accumulate, entry(literal("0")), loc=loc),
+        ir.SimdReduction(loop, "+", total, loc=loc),
+        ir.ExprStmt(ir.Assign("=", ir.Index(array, literal("0"), loc=loc), result, loc=loc), loc=loc),
+    ), loc=loc)
+    if tree.first_stride is None:
+        whole_tree = ir.Binary("==", ir.Binary("&", builtin("x"), ir.Binary("-", builtin("x"), literal("1u"), loc=loc),
+                                               loc=loc), literal("0u"), loc=loc)
+    else:  # every thread of the tree's first step exists
+        whole_tree = ir.Binary(">=", builtin("x"), literal(f"{tree.first_stride}u"), loc=loc)
+    one_dimensional = ir.Binary("&&", ir.Binary("==", builtin("y"), literal("1u"), loc=loc),
+                                ir.Binary("==", builtin("z"), literal("1u"), loc=loc), loc=loc)
+    return ir.If(ir.Binary("&&", one_dimensional, whole_tree, loc=loc), summed, ir.Block((tree.loop,), loc=loc),
+                 loc=loc)
+
+
+# ------------------------------------------------------------------------------ shape tests
+
+
+def _only_statement(stmt: ir.Stmt) -> ir.Stmt:
+    """``stmt`` without the braces of blocks holding one statement."""
+    while isinstance(stmt, ir.Block) and len(stmt.stmts) == 1:
+        stmt = stmt.stmts[0]
+    return stmt
+
+
+def _without_casts(e: ir.Expr | None) -> ir.Expr | None:
+    """``e`` without integer conversions (``(unsigned)threadIdx.x``): block indices fit any."""
+    while isinstance(e, ir.Cast) and integer_kind(e.type) is not None and integer_kind(e.type)[1] >= 16:
+        e = e.operand
+    return e
+
+
+def _is_thread_x(e: ir.Expr | None, thread_ids: set[int]) -> bool:
+    e = _without_casts(e)
+    if isinstance(e, ir.Builtin):
+        return e.var == "threadIdx" and e.dim == "x"
+    return isinstance(e, ir.Name) and e.sym in thread_ids
+
+
+def _is_name(e: ir.Expr | None, sym: int) -> bool:
+    e = _without_casts(e)
+    return isinstance(e, ir.Name) and e.sym == sym and sym != 0
+
+
+def _is_literal(e: ir.Expr | None, value: int) -> bool:
+    e = _without_casts(e)
+    return isinstance(e, ir.Literal) and int_literal(e.text) == value
+
+
+def _same_element(a: ir.Expr, b: ir.Expr) -> bool:
+    return (isinstance(a, ir.Index) and isinstance(b, ir.Index) and isinstance(a.base, ir.Name)
+            and _is_name(b.base, a.base.sym) and _without_casts(a.index) == _without_casts(b.index))
+
+
+def _is_half_block(e: ir.Expr | None) -> bool:
+    """``blockDim.x / 2`` or ``blockDim.x >> 1``."""
+    e = _without_casts(e)
+    if not isinstance(e, ir.Binary):
+        return False
+    x = _without_casts(e.lhs)
+    if not (isinstance(x, ir.Builtin) and x.var == "blockDim" and x.dim == "x"):
+        return False
+    return (e.op == "/" and _is_literal(e.rhs, 2)) or (e.op == ">>" and _is_literal(e.rhs, 1))
+
+
+def _constant_power_of_two(e: ir.Expr | None) -> int | None:
+    """The value of an integer literal that is a power of two up to 512, else None."""
+    e = _without_casts(e)
+    value = int_literal(e.text) if isinstance(e, ir.Literal) else None
+    return value if value is not None and 0 < value <= 512 and value & (value - 1) == 0 else None
+
+
+def _is_positive_test(e: ir.Expr | None, stride: int) -> bool:
+    """``s > 0``, ``s != 0``, ``0 < s`` or ``s >= 1``."""
+    if not isinstance(e, ir.Binary):
+        return False
+    return ((e.op in (">", "!=") and _is_name(e.lhs, stride) and _is_literal(e.rhs, 0))
+            or (e.op == "<" and _is_literal(e.lhs, 0) and _is_name(e.rhs, stride))
+            or (e.op == ">=" and _is_name(e.lhs, stride) and _is_literal(e.rhs, 1)))
+
+
+def _is_halving(e: ir.Expr | None, stride: int) -> bool:
+    """``s >>= 1``, ``s /= 2``, ``s = s >> 1`` or ``s = s / 2``."""
+    if not isinstance(e, ir.Assign) or not _is_name(e.target, stride):
+        return False
+    if e.op in (">>=", "/="):
+        return _is_literal(e.value, 1 if e.op == ">>=" else 2)
+    value = e.value
+    return (e.op == "=" and isinstance(value, ir.Binary) and _is_name(value.lhs, stride)
+            and ((value.op == ">>" and _is_literal(value.rhs, 1)) or (value.op == "/" and _is_literal(value.rhs, 2))))
+
+
+def _identifiers(kernel: ir.Kernel) -> set[str]:
+    names = {p.name for p in kernel.params}
+    for node in kernel.body.walk():
+        if isinstance(node, (ir.Name, ir.VarDecl)):
+            names.add(node.name)
+        elif isinstance(node, ir.KeptVar):
+            names.update((node.name, node.storage))
+    return names
