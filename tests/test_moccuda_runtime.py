@@ -90,6 +90,13 @@ def test_runtime_section(runtime_checks, section):
         f"{section} ({SECTIONS[section]}):\n{run.stdout}{run.stderr}"
 
 
+@covers("Math", "__powf(2, i) for an integer i: exact and inline (no call in the thread loop)")
+def test_powers_of_two_are_inline_and_exact(tmp_path):
+    exe = _compile(PROGRAMS / "powers_of_two.cpp", tmp_path / "powers_of_two")
+    run = _run(exe)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
 def test_compile_mode_beside_the_standard_library(tmp_path):
     """The header first, then <memory>, <algorithm>, ... and `using namespace std`: warning-free,
     CUDA's qualifiers vanish, ::min/::max are not ambiguous, and a translated kernel runs."""

@@ -30,7 +30,19 @@ inline float __log10f(float x) noexcept { return log10f(x); }
 inline float __sinf(float x) noexcept { return sinf(x); }
 inline float __cosf(float x) noexcept { return cosf(x); }
 inline float __tanf(float x) noexcept { return tanf(x); }
-inline float __powf(float x, float y) noexcept { return powf(x, y); }
+/* 2 to an integer power (__powf(2, i), the idiom of Rodinia's backprop, per thread in a loop) is
+ * exact: built from its exponent bits, the value powf gives, without a call that stops the thread
+ * loop from vectorizing.  Every other argument goes to powf. */
+inline float __powf(float x, float y) noexcept
+{
+    if (x == 2.0f && y >= -126.0f && y <= 127.0f && y == (float)(int)y) {
+        unsigned int bits = (unsigned int)((int)y + 127) << 23;
+        float power;
+        __builtin_memcpy(&power, &bits, sizeof power);
+        return power;
+    }
+    return powf(x, y);
+}
 inline void __sincosf(float x, float *s, float *c) noexcept { sincosf(x, s, c); }
 }
 #endif
