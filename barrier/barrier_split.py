@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 
 
 from barrier.accesses import reads_memory_or_changes_state
+from barrier.kernel_facts import kernel_facts
 from barrier.liveness import assigned_symbols, fresh_name, per_thread_storage_type, used_symbols, without_unused_decls
 from foundation import ir
 from foundation.diagnostics import CompileError, error
@@ -137,8 +138,9 @@ class BarrierSplit:
         if not crossing and not any(ir.contains(loop, ir.Return) for loop in loops[:-1]):
             return kernel
 
-        # Values: immutable scalars declared at the top of their thread loop.
-        assigned = assigned_symbols(kernel.body)
+        # Values: immutable scalars declared at the top of their thread loop (not assigned, and not
+        # changed by a call: passed to a reference parameter, or the object of a member call).
+        assigned = assigned_symbols(kernel.body) | kernel_facts(kernel, ctx).mutable
         params = {p.sym for p in kernel.params} - assigned
         values = {sym: d for sym, d in decls.items()
                   if sym in top_level and sym not in assigned and d.init is not None

@@ -23,6 +23,7 @@ from barrier.accesses import (ATOMICS_PREFIX, GLOBAL, PARAM, READ_ONLY_LOADS, SH
                               is_pure_function, is_reference_type, reads_memory_or_changes_state,
                               simple_parts)
 from barrier.affine_forms import THREAD_DIMS, Affine, Poly
+from barrier.liveness import changed_variable
 from foundation import ir
 from foundation.integer_types import int_literal, unpromoted_integer_kind
 
@@ -300,13 +301,18 @@ def _scan_body(body: ir.Node, facts: KernelFacts) -> None:
         elif isinstance(n, (ir.Call, ir.IndirectCall)):
             for arg in _by_reference_arguments(n, facts):
                 mutated.add(arg)
+            if isinstance(n, ir.IndirectCall) and isinstance(n.callee, ir.Member) and not n.callee.arrow:
+                # obj.f(...): a member function may change its object (whether f is const is not
+                # known here).
+                receiver = changed_variable(n.callee.base)
+                if receiver is not None:
+                    mutated.add(receiver)
             continue
         if target is None:
             continue
-        while isinstance(target, ir.Member) and not target.arrow:  # s.x = v changes s
-            target = target.base
-        if isinstance(target, ir.Name) and target.sym:
-            mutated.add(target.sym)
+        sym = changed_variable(target)  # s.x = v and s.a[i] = v change s
+        if sym is not None:
+            mutated.add(sym)
 
 
 def kernel_facts(kernel: ir.Kernel, ctx) -> KernelFacts:

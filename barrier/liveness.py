@@ -92,18 +92,32 @@ def per_thread_storage_type(type_spelling: str, threads: int) -> str:
     return f"moccuda::PerThread<{without_top_level_cv(type_spelling)}, {threads}>"
 
 
+def changed_variable(target: ir.Expr) -> int | None:
+    """The variable a store to the lvalue ``target`` changes, if it is one: ``v``, ``v.x`` and
+    ``v.a[i]`` (an array member, or a pointer member: counted as a change of ``v`` too) all
+    change ``v``; ``p->x`` and ``p[i]`` change what ``p`` points to, not ``p``."""
+    while True:
+        if isinstance(target, ir.Member) and not target.arrow:
+            target = target.base
+            continue
+        inner = target
+        while isinstance(inner, ir.Index):
+            inner = inner.base
+        if inner is not target and isinstance(inner, ir.Member) and not inner.arrow:
+            target = inner
+            continue
+        break
+    return target.sym if isinstance(target, ir.Name) and target.sym else None
+
+
 def assigned_variable(n: ir.Node) -> int | None:
     """The variable ``n`` assigns, increments or takes the address of, if ``n`` does: ``v = e``,
-    ``v.x += e`` and ``&v.y`` all change (or may change) ``v``."""
+    ``v.x += e``, ``v.a[i] = e`` and ``&v.y`` all change (or may change) ``v``."""
     if isinstance(n, ir.Assign):
-        target = n.target
-    elif isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
-        target = n.operand
-    else:
-        return None
-    while isinstance(target, ir.Member) and not target.arrow:
-        target = target.base
-    return target.sym if isinstance(target, ir.Name) and target.sym else None
+        return changed_variable(n.target)
+    if isinstance(n, ir.Unary) and n.op in ("++", "--", "&"):
+        return changed_variable(n.operand)
+    return None
 
 
 def assigned_symbols(node: ir.Node) -> set[int]:
