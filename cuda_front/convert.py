@@ -150,6 +150,9 @@ class Converter:
         #: The USRs of the definitions of each overloaded ``__device__`` function of the unit, by
         #: name: calls of them name the overload they mean (``resolved_declaration``).
         self.overloaded_device_functions: dict[str, set[str]] = {}
+        #: The ``wmma::load_matrix_sync``/``store_matrix_sync`` call being converted as a
+        #: statement of its own (``wmma_call``), the only place where it may stand.
+        self.wmma_statement_call: ci.Cursor | None = None
 
     # ---------------------------------------------------------------------------- functions
 
@@ -345,6 +348,9 @@ class Converter:
             group_sync = warp_front.group_sync_statement(self, cursor)
             if group_sync is not None:
                 return [group_sync]
+            wmma_memory = warp_front.wmma_memory_statement(self, cursor)
+            if wmma_memory is not None:
+                return wmma_memory
             choice = _void_conditional(cursor)
             if choice is not None:
                 # `c ? __syncthreads() : __syncwarp();` is `if (c) ...; else ...;`: as an if, each
@@ -359,6 +365,18 @@ class Converter:
             expr = self.expr(cursor)
             return [ir.ExprStmt(expr, loc=loc)]
         raise unsupported(loc, f"the statement kind {kind.name.lower()} in device code")
+
+    def wmma_call(self, cursor: ci.Cursor) -> ir.Expr:
+        """The call of a ``wmma::load_matrix_sync``/``store_matrix_sync`` statement, which
+        ``warp_front.wmma_memory_statement`` puts between syncs of the warp."""
+        call = cursor
+        while call.kind == K.UNEXPOSED_EXPR and len(list(call.get_children())) == 1:
+            call = list(call.get_children())[0]
+        self.wmma_statement_call = call
+        try:
+            return self.expr(cursor)
+        finally:
+            self.wmma_statement_call = None
 
     def var_decl(self, cursor: ci.Cursor) -> ir.VarDecl:
         loc = location(cursor)
@@ -797,6 +815,9 @@ class Converter:
             raise unsupported(loc, UNSUPPORTED_CALLS[name])
         if name in BARRIER_FUNCTIONS:
             raise unsupported(loc, "__syncthreads() used as a value")
+        if (self.wmma_statement_call is None or cursor != self.wmma_statement_call) \
+                and warp_front.wmma_memory_call(cursor):
+            raise unsupported(loc, f"wmma::{name} inside an expression (write it as a statement of its own)")
         if any(c.kind == K.CALL_EXPR and c.spelling == "__cudaPushCallConfiguration" for c in children):
             # k<<<...>>>(...) in device code: the configuration is a child, not an argument.
             raise unsupported(loc, UNSUPPORTED_CALLS["__cudaPushCallConfiguration"])

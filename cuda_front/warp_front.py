@@ -397,6 +397,37 @@ def _any_group_method(method: str, group: ir.Expr, loc) -> ir.Expr:
     raise unsupported(loc, f"thread_group::{method}() (thread_rank, size, num_threads and sync are supported)")
 
 
+#: nvcuda::wmma's warp-collective memory operations (mma.h): each waits for the whole warp, then
+#: the warp reads or writes the tile.
+WMMA_MEMORY_SYNCS = ("load_matrix_sync", "store_matrix_sync")
+
+
+def wmma_memory_call(cursor: ci.Cursor) -> bool:
+    """Is ``cursor`` (through implicit wrappers) a call of MocCUDA's ``wmma::load_matrix_sync``
+    or ``wmma::store_matrix_sync``?"""
+    while cursor.kind == K.UNEXPOSED_EXPR and len(list(cursor.get_children())) == 1:
+        cursor = list(cursor.get_children())[0]
+    return cursor.kind == K.CALL_EXPR and cursor.spelling in WMMA_MEMORY_SYNCS and _from_runtime(cursor.referenced)
+
+
+def wmma_memory_statement(conv, cursor: ci.Cursor) -> list[ir.Stmt] | None:
+    """``wmma::load_matrix_sync(...);`` or ``wmma::store_matrix_sync(...);``: the call between two
+    syncs of the whole warp.  In MocCUDA every lane reads or writes the whole tile (mma.h), so the
+    lanes' stores before the operation must all be done before any lane reads the tile, and every
+    lane's read or write of it done before any lane goes on (and stores into memory the tile
+    covers), as when the warp runs the operation together on a GPU.  None for any other
+    statement."""
+    if not wmma_memory_call(cursor):
+        return None
+    loc = location(cursor)
+
+    def warp_sync() -> ir.Stmt:
+        return ir.ExprStmt(ir.WarpCollective("syncwarp", ir.Literal(FULL_MASK, loc=loc), None, None,
+                                             ir.Literal("32", loc=loc), "int", loc=loc), loc=loc)
+
+    return [warp_sync(), ir.ExprStmt(conv.wmma_call(cursor), loc=loc), warp_sync()]
+
+
 def group_sync_statement(conv, cursor: ci.Cursor) -> ir.Stmt | None:
     """``g.sync();`` or ``cg::sync(g);`` on a ``thread_group``: a barrier when ``g`` is the
     whole block, a synchronization of its tile's lanes otherwise (``if (g.tile == 0)

@@ -73,6 +73,31 @@ def test_cucomplex_header(tmp_path):
     _passes(tmp_path, "cucomplex.cu")
 
 
+@covers("Headers", "mma.h (nvcuda::wmma): fragments of half, bf16, tf32, int8; m16n16k16, m32n8k16, m8n32k16, m16n16k8",
+        "wmma::load_matrix_sync/store_matrix_sync of tiles the warp's lanes store (a warp sync either side)",
+        note="every lane holds the whole tile (num_elements = rows x columns)")
+@pytest.mark.parametrize("lowering", ["auto", "fallback"])
+def test_warp_matrix_functions(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "wmma_gemm.cu", tmp_path, TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Kernels and memory", "local changed by a member call, a reference argument or an array-member store, "
+        "used after a barrier")
+def test_values_changed_by_calls_are_kept_across_barriers(tmp_path):
+    _passes(tmp_path, "value_changed_by_call.cu")
+
+
+def test_wmma_memory_operation_inside_an_expression_is_a_located_error(tmp_path):
+    cu, built = _build(tmp_path, "#include <mma.h>\nusing namespace nvcuda;\n"
+                       "__global__ void k(const half *a, int *n) {\n"
+                       "  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> f;\n"
+                       "  n[threadIdx.x] = (wmma::load_matrix_sync(f, a, 16), f.num_elements);\n}\n"
+                       "int main() { return 0; }\n")
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert f"{cu}:5:" in built.stderr and "wmma::load_matrix_sync inside an expression" in built.stderr, built.stderr
+
+
 @covers("Headers", "omp.h and OpenMP in a .cu's host code")
 def test_openmp_in_host_code(tmp_path):
     _passes(tmp_path, "openmp_host.cu")
