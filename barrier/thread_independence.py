@@ -8,7 +8,8 @@ carries no dependence, except through
 * atomics, warp operations, ``printf``-like calls and other calls of unknown effect (a call to a
   ``__device__`` function of this file is judged by its body);
 * ``volatile`` data (warp-synchronous code relies on the order of its accesses);
-* a compound update of a per-block scalar (``count += p``: every thread adds to it);
+* a compound update of a per-block scalar (``count += p``: every thread adds to it), except a
+  sum the loop declares a reduction (``ThreadLoop.sums``: opt-in ``reassociate-reductions``);
 * jumps out of a nested loop to the end of the thread's iteration (a ``return`` there).
 """
 
@@ -55,6 +56,7 @@ class _Judge:
     def simd_safe(self, loop: ir.ThreadLoop) -> bool:
         declared = {n.sym for n in loop.body.walk() if isinstance(n, ir.VarDecl)}
         declared |= {kv.sym for kv in loop.kept}
+        declared |= {n.sym for n in loop.sums}  # summed in any order by the lanes (a reduction)
         if ir.exits_from_nested_loop(loop.body):
             return False
         for n in loop.body.walk():

@@ -385,6 +385,10 @@ class ThreadLoop(Stmt):
     #: The thread dimensions from the outermost serial loop to the innermost (``thread-order``
     #: puts the one that indexes memory with unit stride last; any order is a valid schedule).
     nesting: tuple[str, str, str] = ("z", "y", "x")
+    #: Per-block accumulators that every thread adds to with ``+=``, in any order
+    #: (``reassociate-reductions``, opt-in): the loop's SIMD lanes, or OpenMP threads, each sum
+    #: their own part (``reduction(+:...)``), which changes the rounding of a floating-point sum.
+    sums: tuple["Name", ...] = ()
 
 
 @dataclass(frozen=True)

@@ -299,17 +299,18 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                 if d in values:
                     self.emit(f"const unsigned {end_name} = {values[d]};")
                     ends[d] = end_name
+        sums = f" reduction(+:{', '.join(n.name for n in s.sums)})" if s.sums else ""
         if self.schedule == "nested":
             if self.in_inner_region:
-                self.emit("#pragma omp for collapse(3) schedule(static)" + (" nowait" if self.inner_nowait else ""))
+                self.emit(f"#pragma omp for collapse(3) schedule(static){sums}" + (" nowait" if self.inner_nowait else ""))
             else:
-                self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner)")
+                self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner){sums}")
         index = dict(zip("xyz", self.names.thread))
         *outer, inner = s.nesting
         for d in outer:
             self.emit(f"for (unsigned {index[d]} = 0; {index[d]} < {ends[d]}; ++{index[d]})")
         if s.simd and self.schedule != "nested" and not self.ambient:
-            self.emit("#pragma omp simd")
+            self.emit(f"#pragma omp simd{sums}")
         self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
         self.emit("}")

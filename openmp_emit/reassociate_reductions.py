@@ -59,6 +59,26 @@ After::
     }
 
 where ``SimdReduction`` prints as ``#pragma omp simd reduction(+:block_sum)`` before the loop.
+
+Where the statement before the tree is the thread loop that fills the array, each thread ending
+with ``sdata[tid] = value;`` (``tid`` = ``threadIdx.x``, never assigned) and touching ``sdata``
+nowhere else, without early exits, that loop sums as it stores (no second pass over the array)::
+
+    GridLoop {
+        int sdata[256];
+        unsigned int block_sum = 0;
+        ThreadLoop [sums: block_sum] { ...; sdata[tid] = ...; block_sum += (unsigned int)sdata[tid]; }
+        if (blockDim.y == 1u && blockDim.z == 1u && (blockDim.x & (blockDim.x - 1u)) == 0u) {
+            sdata[0] = (int)block_sum;
+        } else {
+            for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) { ... }   // the tree, unchanged
+        }
+        ThreadLoop { ...; if (tid == 0) { g_odata[blockIdx.x] = sdata[0]; } }
+    }
+
+``ThreadLoop.sums`` prints as ``reduction(+:block_sum)`` on the loop's ``omp simd`` (or, under
+the nested schedule, its ``omp for``); a constant first stride ``C`` then needs
+``blockDim.x == 2C`` (the loop's threads are exactly the tree's entries).
 """
 
 from __future__ import annotations
@@ -106,17 +126,24 @@ def reassociate_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     stmts = list(grid.body.stmts)
     used = _identifiers(kernel)
     changed = False
+    out: list[ir.Stmt] = []
     for position, stmt in enumerate(stmts):
         tree = halving_tree(stmt, grid)
         if tree is None or not _only_first_entry_after(tree.array.sym, stmts[position + 1:]):
+            out.append(stmt)
             continue
         if not _array_only_subscripted(tree.array.sym, kernel.body):
+            out.append(stmt)
             continue
-        stmts[position] = _block_sum(tree, used, ctx)
+        store = _storing_loop(out[-1], tree.array.sym) if out else None
+        if store is None:
+            out.append(_block_sum(tree, used, ctx))
+        else:
+            out[-1:] = _fused_sum(tree, out[-1], store, used, ctx)
         changed = True
     if not changed:
         return kernel
-    return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(stmts))))
+    return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=tuple(out))))
 
 
 def halving_tree(stmt: ir.Stmt, grid: ir.GridLoop) -> Tree | None:
@@ -186,6 +213,35 @@ def _tree_step_array(step: ir.Stmt, stride: int, thread_ids: set[int]) -> int | 
     if not any(_is_thread_x(t, thread_ids) and _is_name(s, stride) for t, s in pairs):
         return None
     return target.base.sym
+
+
+def _storing_loop(stmt: ir.Stmt, array: int) -> ir.Expr | None:
+    """The index ``tid`` (``threadIdx.x``) when ``stmt`` is a thread loop, every thread of which
+    ends with ``a[tid] = value;`` and touches ``a`` nowhere else, without early exits: the loop
+    that fills the tree's array, to which the sum can be added.  Else None."""
+    if not isinstance(stmt, ir.ThreadLoop) or stmt.kept or stmt.exit_flag or stmt.marks_exit or stmt.skip_exited:
+        return None
+    if stmt.bounds or stmt.fast_body is not None or stmt.sums or not stmt.body.stmts:
+        return None
+    *before, last = stmt.body.stmts
+    if not (isinstance(last, ir.ExprStmt) and isinstance(last.expr, ir.Assign) and last.expr.op == "="):
+        return None
+    target = last.expr.target
+    if not (isinstance(target, ir.Index) and _is_name(target.base, array)):
+        return None
+    unassigned_thread_ids = {d.sym for d in before if isinstance(d, ir.VarDecl) and _is_thread_x(d.init, set())
+                             and integer_kind(d.type) is not None and integer_kind(d.type)[1] >= 16}
+    for node in stmt.body.walk():
+        if isinstance(node, (ir.Return, ir.NextThread, ir.Goto, ir.Label)):
+            return None
+        if isinstance(node, (ir.Assign, ir.Unary)) and not (isinstance(node, ir.Unary) and node.op in "+-!~*"):
+            written = _without_casts(node.target if isinstance(node, ir.Assign) else node.operand)
+            if isinstance(written, ir.Name):
+                unassigned_thread_ids.discard(written.sym)
+    if not _is_thread_x(target.index, unassigned_thread_ids):
+        return None
+    uses = sum(1 for n in stmt.body.walk() if _is_name(n, array))
+    return target.index if uses == 1 else None
 
 
 def _shared_array(sym: int | None, grid: ir.GridLoop) -> ir.VarDecl | None:
@@ -263,6 +319,37 @@ def _block_sum(tree: Tree, used: set[str], ctx: PassContext) -> ir.Stmt:
                                 ir.Binary("==", builtin("z"), literal("1u"), loc=loc), loc=loc)
     return ir.If(ir.Binary("&&", one_dimensional, whole_tree, loc=loc), summed, ir.Block((tree.loop,), loc=loc),
                  loc=loc)
+
+
+def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], ctx: PassContext) -> list[ir.Stmt]:
+    """The thread loop ``fill`` that stores ``a[tid]`` adds each stored value to a per-block sum
+    (a reduction of its SIMD lanes), and the tree becomes ``a[0] = sum`` where the loop's threads
+    are exactly the tree's entries: ``[block_sum decl, fill + sum, if (whole) a[0] = sum; else tree]``."""
+    loc = tree.loop.loc
+    kind = integer_kind(tree.element)
+    accumulate = tree.element if kind is None else UNSIGNED_OF_WIDTH[kind[1]]
+    array = ir.Name(tree.array.name, tree.array.sym, loc=loc)
+    sum_name = fresh_name("block_sum", used)
+    total = ir.Name(sum_name, ctx.fresh_sym(sum_name, accumulate, "local", loc), loc=loc)
+    stored: ir.Expr = ir.Index(array, index, loc=loc)
+    if kind is not None:
+        stored = ir.Cast(accumulate, stored, loc=loc)
+    add = ir.ExprStmt(ir.Assign("+=", total, stored, loc=loc), loc=loc)
+    summing = replace(fill, body=replace(fill.body, stmts=fill.body.stmts + (add,)), sums=(total,))
+    result = total if kind is None else ir.Cast(tree.element, total, loc=loc)
+    store = ir.ExprStmt(ir.Assign("=", ir.Index(array, ir.Literal("0", loc=loc), loc=loc), result, loc=loc), loc=loc)
+    # The loop's threads are blockDim.x entries: the tree's when it sums exactly those.
+    x, y, z = (ir.Builtin("blockDim", d, loc=loc) for d in "xyz")
+    one = ir.Literal("1u", loc=loc)
+    if tree.first_stride is None:
+        whole = ir.Binary("==", ir.Binary("&", x, ir.Binary("-", x, one, loc=loc), loc=loc), ir.Literal("0u", loc=loc),
+                          loc=loc)
+    else:
+        whole = ir.Binary("==", x, ir.Literal(f"{2 * tree.first_stride}u", loc=loc), loc=loc)
+    one_dimensional = ir.Binary("&&", ir.Binary("==", y, one, loc=loc), ir.Binary("==", z, one, loc=loc), loc=loc)
+    return [ir.VarDecl(total.sym, sum_name, accumulate, ir.Literal("0", loc=loc), loc=loc), summing,
+            ir.If(ir.Binary("&&", one_dimensional, whole, loc=loc), ir.Block((store,), loc=loc),
+                  ir.Block((tree.loop,), loc=loc), loc=loc)]
 
 
 # ------------------------------------------------------------------------------ shape tests

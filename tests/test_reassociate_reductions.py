@@ -20,8 +20,10 @@ PROGRAM = PROGRAMS / "openmp" / "reassociate_reductions.cu"
 FLAG = TranslateOptions(reassociate_reductions=True)
 
 
-def _summed_kernels(program: ir.Program) -> set[str]:
-    return {k.name for k in program.kernels if any(isinstance(n, ir.SimdReduction) for n in k.body.walk())}
+def _summed_kernels(program: ir.Program, kind=(ir.SimdReduction, ir.ThreadLoop)) -> set[str]:
+    """Kernels with a sum in any order: a loop of its own, or added to the loop that fills the array."""
+    return {k.name for k in program.kernels
+            if any(isinstance(n, kind) and (not isinstance(n, ir.ThreadLoop) or n.sums) for n in k.body.walk())}
 
 
 def test_without_the_flag_the_pass_does_not_run_and_the_trees_stay():
@@ -35,10 +37,13 @@ def test_without_the_flag_the_pass_does_not_run_and_the_trees_stay():
 def test_the_flag_sums_the_trees_it_recognises_and_leaves_the_others():
     result = translate_file(PROGRAM, FLAG)
     # sum_and_second reads sdata[1] after its tree: the tree's partial sums are its result.
-    assert _summed_kernels(result.program) == {"sum_sdk", "sum_double_constant", "sum_int"}
-    assert result.source.count("#pragma omp simd reduction(+:block_sum)") == 3
-    assert "unsigned int block_sum = (unsigned int)sdata[0];" in result.source  # int sums wrap
-    assert "blockDim.x >= 64u" in result.source  # a constant first stride: its threads exist
+    assert _summed_kernels(result.program) == {"sum_sdk", "sum_double_constant", "sum_int", "sum_after_copy"}
+    # Where the loop that fills the array ends with its store, that loop sums as it stores;
+    # sum_after_copy's does more after it, so its sum is a loop of its own.
+    assert _summed_kernels(result.program, ir.ThreadLoop) == {"sum_sdk", "sum_double_constant", "sum_int"}
+    assert _summed_kernels(result.program, ir.SimdReduction) == {"sum_after_copy"}
+    assert "unsigned int block_sum = 0;" in result.source and "block_sum += (unsigned int)sdata[tid];" in result.source
+    assert "blockDim.x == 128u" in result.source  # a constant first stride: its entries are the threads'
 
 
 def test_without_the_flag_every_sum_is_the_trees_bit_for_bit(tmp_path):
@@ -46,9 +51,12 @@ def test_without_the_flag_every_sum_is_the_trees_bit_for_bit(tmp_path):
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
 
 
-@pytest.mark.parametrize("threads", [1, 3])
-def test_with_the_flag_sums_are_within_tolerance_and_the_rest_exact(threads, tmp_path):
-    _, run, _ = build_run(translate_file(PROGRAM, FLAG), PROGRAM, tmp_path, args=("tolerant",), threads=threads)
+@pytest.mark.parametrize("schedule, threads", [("auto", 1), ("auto", 3), ("nested", 3)])
+def test_with_the_flag_sums_are_within_tolerance_and_the_rest_exact(schedule, threads, tmp_path):
+    # Under the nested schedule a block's threads run on several OpenMP threads: the sum is a
+    # reduction of the inner work-sharing loop.
+    options = TranslateOptions(reassociate_reductions=True, schedule=schedule)
+    _, run, _ = build_run(translate_file(PROGRAM, options), PROGRAM, tmp_path, args=("tolerant",), threads=threads)
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
 
 
@@ -71,7 +79,7 @@ def test_the_command_line_flag(tmp_path):
     out = tmp_path / "p.cpp"
     done = run_cli("--emit=openmp", "--reassociate-reductions", PROGRAM, "-o", out)
     assert done.returncode == 0, done.stderr
-    assert out.read_text().count("#pragma omp simd reduction(+:") == 3
+    assert "#pragma omp simd reduction(+:block_sum)" in out.read_text()
     done = run_cli("--emit=openmp", PROGRAM, "-o", out)
     assert done.returncode == 0 and "reduction(+:" not in out.read_text()
     assert "--reassociate-reductions" in run_cli("--help").stdout

@@ -55,6 +55,23 @@ __global__ void sum_int(const int *in, int *partial)
     if (tid == 0) partial[blockIdx.x] = sdata[0];
 }
 
+// The loop that fills the array does more after its store: the sum is a loop of its own.
+__global__ void sum_after_copy(const float *in, float *copy, float *partial)
+{
+    __shared__ float sdata[256];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + tid;
+    float v = in[i];
+    sdata[tid] = v;
+    copy[i] = v;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) partial[blockIdx.x] = sdata[0];
+}
+
 // Reads an entry other than the first after the tree: the tree's partial sums are the result,
 // so this one stays a tree (bit for bit in both modes).
 __global__ void sum_and_second(const float *in, float *partial, float *second)
@@ -188,6 +205,43 @@ static void check_int()
     cudaFree(d_partial);
 }
 
+static void check_after_copy(bool exact)
+{
+    const int blocks = 6, n = blocks * 256;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i)
+        in[i] = 0.37f * (float)(i % 29) - 4.1f + 1e-3f * (float)(i % 5);
+    float *d_in, *d_copy, *d_partial;
+    cudaMalloc(&d_in, n * sizeof(float));
+    cudaMalloc(&d_copy, n * sizeof(float));
+    cudaMalloc(&d_partial, blocks * sizeof(float));
+    cudaMemcpy(d_in, in.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    sum_after_copy<<<blocks, 256>>>(d_in, d_copy, d_partial);
+    std::vector<float> copy(n), partial(blocks);
+    cudaMemcpy(copy.data(), d_copy, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(partial.data(), d_partial, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+    if (!same_bits(copy.data(), in.data(), n * sizeof(float)))
+        fail("sum_after_copy copy", 0, 0, 0);
+    for (int b = 0; b < blocks; ++b) {
+        std::vector<float> block(in.begin() + b * 256, in.begin() + (b + 1) * 256);
+        double reference = 0.0, magnitude = 0.0;
+        for (float v : block) {
+            reference += v;
+            magnitude += std::fabs(v);
+        }
+        float tree = host_tree(block, 128)[0];
+        if (exact) {
+            if (!same_bits(&partial[b], &tree, sizeof(float)))
+                fail("sum_after_copy (tree order)", b, partial[b], tree);
+        } else if (std::fabs(partial[b] - reference) > 1e-5 * magnitude) {
+            fail("sum_after_copy (within 1e-5)", b, partial[b], reference);
+        }
+    }
+    cudaFree(d_in);
+    cudaFree(d_copy);
+    cudaFree(d_partial);
+}
+
 static void check_second()
 {
     const int blocks = 4, n = blocks * 256;
@@ -223,6 +277,7 @@ int main(int argc, char **argv)
     check_sdk(3000, 96, exact);  // not a power of two: the tree, in both modes
     check_double_constant(50000, exact);
     check_int();
+    check_after_copy(exact);
     check_second();
     if (failures) {
         printf("%d failures\n", failures);
