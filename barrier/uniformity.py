@@ -653,6 +653,8 @@ class _Interpreter:
                 self.collectives[id(e)] = here if old is None else old.join(here)
                 return Value(Level.UNKNOWN, "a warp collective's result")
             self.reach(e)  # __syncthreads_count/and/or: a barrier too
+            if e.op == "reduce":  # cg::reduce over a tile of several warps: the same within the tile only
+                return Value(Level.UNKNOWN, "a tile's reduction")
             return UNIFORM
         if isinstance(e, ir.IndirectCall):
             self.value(e.callee)
@@ -860,11 +862,12 @@ def kernel_uniformity(kernel: ir.Kernel, symbols: dict[int, ir.Symbol],
         interp.declare_param(p, UNIFORM)
     grid = ir.grid_loop(kernel)
     body = grid.body if grid is not None else kernel.body
+    # A block's threads: thread loops, or (the fallback lowering's kernels) fibers.
     for s in (body.stmts if isinstance(body, ir.Block) else (body,)):
-        if isinstance(s, ir.ThreadLoop):
+        if isinstance(s, (ir.ThreadLoop, ir.FiberLoop)):
             interp.prescan(s)
     for s in (body.stmts if isinstance(body, ir.Block) else (body,)):
-        if isinstance(s, ir.ThreadLoop):
+        if isinstance(s, (ir.ThreadLoop, ir.FiberLoop)):
             interp.stmt(s.body)
         elif isinstance(s, (ir.VarDecl, ir.Empty)):
             continue  # block-level storage: memory of the block

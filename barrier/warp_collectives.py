@@ -407,6 +407,10 @@ class WarpLowering:
 
     def exchange(self, c: ir.WarpCollective, pre: list[ir.Stmt]) -> ir.Expr:
         loc = c.loc
+        if c.op == "reduce" and c.scope == "warp" and not isinstance(c.width, ir.Literal) and c.loc in self.all_lanes:
+            # A tile whose size is a template's parameter may span several warps: where every
+            # thread of the block arrives together, the block's barrier serves any size.
+            c = replace(c, scope="block")
         base = f"{c.op if c.scope == 'warp' else 'syncthreads_' + c.op}_{loc.line}"
         flat = ir.flat_thread_index(loc)
         count = ir.block_thread_count(loc)
@@ -483,6 +487,11 @@ class WarpLowering:
         xchg = exchanged
 
         where = (stamps, flat, count)
+        if c.scope == "block" and c.op == "reduce" and c.combine == "call":
+            return ir.Call("moccuda::warp::block_reduce_with", (xchg,) + where + (width, operand), loc=loc)
+        if c.scope == "block" and c.op == "reduce":
+            return ir.Call(f"moccuda::warp::block_reduce<moccuda::warp::{COMBINERS[c.combine]}>",
+                           (xchg,) + where + (width,), loc=loc)
         if c.scope == "block":
             return ir.Call(f"moccuda::warp::block_{c.op}", (xchg,) + where, loc=loc)
         if c.op == "activemask":
@@ -797,7 +806,8 @@ class WarpCollectives:
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         epoch = ir.Name("", 0, loc=kernel.loc)
         params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
-        lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True, spaces=MemorySpaces.of(kernel, ctx))
+        lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True, spaces=MemorySpaces.of(kernel, ctx),
+                                all_lanes=_reached_by_every_thread(kernel, ctx))
 
         def lower(s: ir.Stmt) -> ir.Stmt:
             if not isinstance(s, ir.FiberLoop):

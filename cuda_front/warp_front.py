@@ -124,11 +124,21 @@ def _tile_size(group_type: str, loc) -> ir.Expr | None:
     if not m.group(1).isdigit():
         return ir.Name(m.group(1), 0, loc=loc)
     n = int(m.group(1))
-    if n < 1 or n > 32 or n & (n - 1):
-        raise unsupported(loc, f"thread_block_tile<{n}>: tile sizes are powers of two from 1 to 32 (a tile of several "
-                               "warps, with cg::block_tile_memory, is not supported: use tiles of at most 32 threads and "
-                               "combine the tiles' results through __shared__ memory)")
+    if n < 1 or n > MAX_TILE or n & (n - 1):
+        raise unsupported(loc, f"thread_block_tile<{n}>: tile sizes are powers of two from 1 to {MAX_TILE}")
     return ir.Literal(str(n), loc=loc)
+
+
+#: The largest thread_block_tile: a whole block of CUDA's largest size.
+MAX_TILE = 1024
+#: What a tile of several warps offers (CUDA's thread_block_tile<N> for N > 32): no lane
+#: exchanges, only its place in the block, its barrier and cg::reduce.
+MULTI_WARP_METHODS = ("thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size", "sync")
+
+
+def _several_warps(width: ir.Expr) -> bool:
+    """Whether a tile's size, written as a number, is more than a warp."""
+    return isinstance(width, ir.Literal) and width.text.isdigit() and int(width.text) > 32
 
 
 def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | None:
@@ -165,7 +175,42 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
         return _free_function(conv, cursor, name, args, loc)
     if ref is None and name in ("reduce", "sync") and args and _group_type(args[0]).startswith(CG):
         return _free_function(conv, cursor, name, args, loc)  # in a template, on a group
+    if ref is None and name == "reduce" and len(args) == 3 and _group_parameter(args[0]) is not None \
+            and _names_cooperative_groups(children):
+        return _free_function(conv, cursor, name, args, loc)  # on a group whose type is a template parameter
     return None
+
+
+def _group_parameter(arg: ci.Cursor) -> str | None:
+    """The name of the template type parameter that is the type of the variable ``arg`` names
+    (``Group`` of a ``Group &g`` parameter), or None."""
+    while arg.kind == K.UNEXPOSED_EXPR and len(list(arg.get_children())) == 1:
+        arg = next(arg.get_children())
+    if arg.kind != K.DECL_REF_EXPR or arg.referenced is None or arg.referenced.kind not in (K.PARM_DECL, K.VAR_DECL):
+        return None
+    written = re.sub(r"\b(const|volatile)\b|[&\s]", "", arg.referenced.type.spelling)
+    parameters = [c.referenced for c in arg.referenced.get_children()
+                  if c.kind == K.TYPE_REF and c.referenced is not None and c.referenced.kind == K.TEMPLATE_TYPE_PARAMETER]
+    return written if [p.spelling for p in parameters] == [written] else None
+
+
+def _cooperative_groups_operator(arg: ci.Cursor) -> re.Match | None:
+    """``cg::plus<T>()`` in a template, whose type clang leaves dependent: a match of the
+    operator's name, as for a resolved operator type, or None."""
+    refs = [c for c in arg.walk_preorder() if c.kind == K.TEMPLATE_REF and c.referenced is not None]
+    if len(refs) != 1 or (refs[0].referenced.semantic_parent.spelling if refs[0].referenced.semantic_parent
+                          else "") != "cooperative_groups":
+        return None
+    return re.match(r"cooperative_groups::(\w+)<", f"cooperative_groups::{refs[0].spelling}<")
+
+
+def _names_cooperative_groups(children: list[ci.Cursor]) -> bool:
+    """Whether a call left unresolved in a template names a function of ``cooperative_groups``
+    (``cg::reduce(g, v, op)``)."""
+    callee = children[0] if children else None
+    overloads = [c for c in callee.walk_preorder() if c.kind == K.OVERLOADED_DECL_REF] if callee is not None else []
+    return any((d.semantic_parent.spelling if d.semantic_parent else "") == "cooperative_groups"
+               for ref in overloads for d in clang_ext.overloaded_declarations(ref))
 
 
 #: libcu++'s ``cuda::barrier<Scope[, Completion]>``, as clang spells its canonical type.
@@ -508,6 +553,14 @@ def _method(conv, cursor: ci.Cursor, method: str, group_type: str, args: list[ci
             return ir.BuiltinVector(vectors[method], loc=loc)
         raise unsupported(loc, f"thread_block::{method}()")
     width = n
+    if _several_warps(width) and method not in MULTI_WARP_METHODS:
+        raise unsupported(loc, f"thread_block_tile<{width.text}>::{method}(): a tile of several warps offers "
+                               f"{', '.join(MULTI_WARP_METHODS)} and cg::reduce")
+    if _several_warps(width) and method == "sync":  # the tiles of a block synchronize at its barrier
+        return ir.WarpCollective("sync", None, None, None, ir.Literal("32", loc=loc), "int", scope="block", loc=loc)
+    if isinstance(width, ir.Name) and method not in MULTI_WARP_METHODS:
+        # A size that is a template's parameter: compile mode refuses an instance of several warps.
+        width = ir.Call(f"{CG}lane_exchange_width<{width.name}>", (), loc=loc)
     full = ir.Literal(FULL_MASK, loc=loc)
     below = ir.Binary("-", width, ir.Literal("1", loc=loc), loc=loc)
     if method == "thread_rank":
@@ -579,17 +632,25 @@ def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], lo
     if name == "sync" and len(args) == 1:
         return _method(conv, cursor, "sync", _group_type(args[0]), [], loc)
     if name == "reduce" and len(args) == 3:
-        n = _tile_size(_group_type(args[0]), loc)
+        # A group whose type is a function template's parameter: its size, which compile mode's
+        # reduce_width reads from the group object (only a thread_block_tile<N> has one) once the
+        # inlined call has bound the parameter.
+        n = ir.Call(CG + "reduce_width", (conv.expr(args[0]),), loc=loc) if _group_parameter(args[0]) is not None \
+            else _tile_size(_group_type(args[0]), loc)
         if n is None:
             raise unsupported(loc, "cg::reduce over a whole thread block (reduce over a tiled_partition)")
         op_type = _group_type(args[2])
-        m = re.match(r"cooperative_groups::(\w+)<", op_type)
+        m = re.match(r"cooperative_groups::(\w+)<", op_type) or _cooperative_groups_operator(args[2])
         value_type = _result_type(cursor, args[1:])
+        # A tile of several warps reduces at a barrier of the block (where every thread of the
+        # block reaches the call; elsewhere the barrier check refuses it).  A size that is a
+        # template's parameter is chosen by the lowering (barrier.warp_collectives).
+        scope = "block" if _several_warps(n) else "warp"
         if m is not None and m.group(1) in CG_OPERATORS:
             return ir.WarpCollective("reduce", ir.Literal(FULL_MASK, loc=loc), conv.expr(args[1]), None, n,
-                                     value_type, CG_OPERATORS[m.group(1)], loc=loc)
+                                     value_type, CG_OPERATORS[m.group(1)], scope=scope, loc=loc)
         # Any other operator (a template parameter's type, a functor, a lambda): the operator
         # object itself combines the lanes' values (``combine="call"``, the object in ``operand``).
         return ir.WarpCollective("reduce", ir.Literal(FULL_MASK, loc=loc), conv.expr(args[1]),
-                                 _operator_object(conv, args[2], loc), n, value_type, "call", loc=loc)
+                                 _operator_object(conv, args[2], loc), n, value_type, "call", scope=scope, loc=loc)
     raise unsupported(loc, f"cooperative_groups::{name}")

@@ -690,11 +690,13 @@ class WarpCollective(Expr):
     ``op`` is the operation: ``shfl``, ``shfl_up``, ``shfl_down``, ``shfl_xor``, ``ballot``,
     ``any``, ``all``, ``activemask``, ``match_any``, ``match_all``, ``reduce`` (with ``combine``:
     ``add``, ``min``, ``max``, ``and``, ``or``, ``xor``), ``syncwarp``; with ``scope="block"``:
-    ``count``, ``and``, ``or`` (``__syncthreads_count`` / ``_and`` / ``_or``).  ``mask`` names the
+    ``count``, ``and``, ``or`` (``__syncthreads_count`` / ``_and`` / ``_or``), ``sync``, and
+    ``reduce`` over the ``width``-thread tiles of the block (a tile of several warps).  ``mask`` names the
     participating lanes (CUDA's first argument; all lanes for cooperative-group tiles), ``value``
     is what each thread contributes, ``operand`` the source lane, delta or lane mask of a shuffle
     (or the result pointer of ``match_all``), ``width`` the size of the lane segment (a power of two
-    up to 32: a shuffle's ``width``, a ``thread_block_tile<N>``'s N).  ``type`` is the C++ type of
+    up to 32: a shuffle's ``width``, a ``thread_block_tile<N>``'s N; up to 1024 for a block-scope
+    ``reduce``, or where the lowering gives a ``reduce`` of a size it does not know block scope).  ``type`` is the C++ type of
     ``value`` (the exchange storage's element type).
 
     Built by the front end; ``warp-collectives`` lowers it to an explicit exchange through

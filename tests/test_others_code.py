@@ -498,18 +498,14 @@ int main() {
 """
 
 
-@covers("Cooperative groups", "cg::block_tile_memory and this_thread_block(scratch) with tiles of at most a warp")
-@covers("Cooperative groups", "thread_block_tile of several warps (tiled_partition<64>)", status="not supported",
-        note="located error: use tiles of at most 32 threads")
-def test_block_tile_memory(tmp_path):
+@covers("Cooperative groups", "cg::block_tile_memory and this_thread_block(scratch) with tiles of a warp and of "
+        "several warps (tiled_partition<64>)")
+@pytest.mark.parametrize("tile", [32, 64])
+def test_block_tile_memory(tmp_path, tile):
     cu = tmp_path / "tiles.cu"
-    cu.write_text("#define TILE 32\n" + BLOCK_TILE_MEMORY)
+    cu.write_text(f"#define TILE {tile}\n" + BLOCK_TILE_MEMORY)
     _, run, _ = translate_build_run(cu, tmp_path)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
-    cu.write_text("#define TILE 64\n" + BLOCK_TILE_MEMORY)
-    built = run_cli(cu, "-o", tmp_path / "tiles64")
-    assert built.returncode == 1 and "tiles.cu:9:" in built.stderr, built.stderr
-    assert "thread_block_tile<64>" in built.stderr and "tiles of at most 32 threads" in built.stderr, built.stderr
 
 
 @covers("Warp shuffles", "a warp intrinsic in overloaded __device__ functions (each call inlines the overload C++ "
@@ -723,14 +719,57 @@ def test_cuda_arch_follows_the_gpu_target(tmp_path):
     assert run.returncode == 1 and "out[0] = -2, expected 7" in run.stdout, run.stdout
 
 
+@covers("Cooperative groups", "cg::reduce in a function template over a group of template-parameter type "
+        "(thread_block_tile<N> deduced at the call), with plus, less, greater, bit_and, bit_or, bit_xor")
+def test_reduce_over_a_group_of_template_parameter_type(tmp_path):
+    _passes(tmp_path, "reduce_over_group_parameter.cu")
+
+
+@covers("Cooperative groups", "thread_block_tile<N> of several warps (N up to 1024, also a template's parameter): "
+        "cg::reduce, thread_rank, meta_group_rank, meta_group_size, sync")
+def test_tiles_of_several_warps(tmp_path):
+    _passes(tmp_path, "multi_warp_tiles.cu")
+
+
+def test_lane_exchanges_on_a_tile_of_several_warps_are_located_errors(tmp_path):
+    cu, built = _build(tmp_path, "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                       "__global__ void k(int *o) {\n  cg::thread_block_tile<64> t = cg::tiled_partition<64>(cg::this_thread_block());\n"
+                       "  *o = t.shfl(1, 0);\n}\nint main() { int *o; cudaMalloc(&o, 4); k<<<1, 64>>>(o); }\n")
+    assert built.returncode == 1 and f"{cu}:5:8: error" in built.stderr and "thread_block_tile<64>::shfl()" \
+        in built.stderr and "Traceback" not in built.stderr, built.stderr
+
+
+def test_a_warp_operation_on_a_tile_of_several_warps_that_not_every_thread_reaches_stops_the_program(tmp_path):
+    # The size is a template's parameter, and only some tiles call the reduction: the lowering
+    # cannot use the block's barrier, and a warp's exchange cannot span several warps.
+    cu, built = _build(tmp_path, "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                       "namespace cg = cooperative_groups;\n"
+                       "template <unsigned N> __global__ void k(int *o) {\n"
+                       "  cg::thread_block_tile<N> t = cg::tiled_partition<N>(cg::this_thread_block());\n"
+                       "  if (t.meta_group_rank() == 0) o[threadIdx.x] = cg::reduce(t, 1, cg::plus<int>());\n}\n"
+                       "int main() { int *o; cudaMalloc(&o, 1024); k<128><<<1, 256>>>(o); cudaDeviceSynchronize(); }\n")
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "a warp operation on a thread_block_tile<128>, a tile of several warps" in run.stderr
+
+
+def test_reduce_over_a_whole_block_through_a_template_is_refused(tmp_path):
+    cu, built = _build(tmp_path, "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                       "namespace cg = cooperative_groups;\n"
+                       "template <class G> __device__ int sum(G &g, int v) { return cg::reduce(g, v, cg::plus<int>()); }\n"
+                       "__global__ void k(int *o) { cg::thread_block b = cg::this_thread_block(); *o = sum(b, 1); }\n"
+                       "int main() { int *o; cudaMalloc(&o, 4); k<<<1, 32>>>(o); }\n")
+    assert built.returncode != 0 and "cg::reduce is supported over a thread_block_tile<N>" in built.stderr, built.stderr
+
+
 @covers("Cooperative groups", "auto g = cg::this_thread_block() / cg::tiled_partition<N>(g) / cg::coalesced_threads() "
         "in a kernel template")
 def test_groups_declared_auto_in_kernel_templates(tmp_path):
     _passes(tmp_path, "auto_groups.cu")
 
 
-@covers("Cooperative groups", "thread_block_tile<N> with N a template parameter instantiated above 32",
-        status="not supported", note="the build stops at a static_assert that says so")
+@covers("Cooperative groups", "lane exchanges (shfl, votes, match) on a thread_block_tile<N> with N a template "
+        "parameter instantiated above 32", status="not supported", note="the build stops at a static_assert that says so")
 def test_a_tile_of_several_warps_from_a_template_parameter_stops_the_build(tmp_path):
     cu, built = _build(tmp_path, "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
                   "template <int N> __global__ void k(int *a) {\n  auto t = cg::tiled_partition<N>(cg::this_thread_block());\n"

@@ -286,7 +286,7 @@ PRELUDE = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n
      "'continue' in a loop whose condition or step is a warp collective"),
     ("a[0] = __shfl(a[1], 0);", 2, "__shfl() without a mask (use __shfl_sync)"),
     ("auto t = cg::tiled_partition<3>(cg::this_thread_block());\n  a[0] = t.shfl(a[1], 0);", 3,
-     "tile sizes are powers of two from 1 to 32"),
+     "tile sizes are powers of two from 1 to 1024"),
 ])
 def test_untranslatable_warp_code_is_a_located_error(tmp_path, body, line, what):
     message = _error(tmp_path, PRELUDE + "__global__ void k(int *a) {\n  " + body + "\n}\n")

@@ -507,6 +507,10 @@ def _synchronizes_as_written(function: ci.Cursor) -> bool:
         if n.kind == K.CALL_EXPR and n.referenced is not None and \
                 "cooperative_groups" in (n.referenced.semantic_parent.spelling if n.referenced.semantic_parent else ""):
             return True
+        if n.kind == K.OVERLOADED_DECL_REF and any(
+                (d.semantic_parent.spelling if d.semantic_parent else "") == "cooperative_groups"
+                for d in clang_ext.overloaded_declarations(n)):
+            return True  # in a template, cg::reduce(g, ...) on a group of dependent type: resolved per call
     return False
 
 

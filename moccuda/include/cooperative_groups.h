@@ -101,9 +101,8 @@ public:
 class __attribute__((unused)) thread_block : public thread_group {};
 template <unsigned int Size> class __attribute__((unused)) thread_block_tile : public thread_group {
     /* A tile's size the front end could not check (a template's parameter) is checked here. */
-    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "cuda2cpu: thread_block_tile<N> is supported for N a power of two from 1 to 32 (a tile of "
-                  "several warps, with cg::block_tile_memory, is not)");
+    static_assert(Size >= 1 && Size <= 1024 && (Size & (Size - 1)) == 0,
+                  "cuda2cpu: thread_block_tile<N> is supported for N a power of two from 1 to 1024");
 public:
     thread_block_tile() { tile = Size; }
 };
@@ -120,6 +119,26 @@ template <unsigned int MaxBlockSize>
 struct block_tile_memory {
     char reserved[8];
 };
+
+/* The size of a group a function template takes by a type parameter (`template <class Group>
+ * T f(T v, Group &g) { return cg::reduce(g, v, op); }`): the front end writes the collective's
+ * width as reduce_width(g), resolved where the inlined call has bound the parameter. */
+template <unsigned int Size> inline int reduce_width(const thread_block_tile<Size> &) { return (int)Size; }
+template <class Group> inline int reduce_width(const Group &)
+{
+    static_assert(sizeof(Group) == 0, "cuda2cpu: cg::reduce is supported over a thread_block_tile<N> (not over a "
+                                      "whole thread block or a coalesced_group)");
+    return 0;
+}
+
+/* The size of a tile whose lanes exchange values (shfl, votes, match), where it is a template's
+ * parameter: CUDA's tiles of several warps offer no such operations. */
+template <unsigned int Size> constexpr int lane_exchange_width()
+{
+    static_assert(Size <= 32, "cuda2cpu: a thread_block_tile<N> of more than 32 threads, a tile of several warps, "
+                              "has no lane exchanges (shfl, any, all, ballot, match)");
+    return (int)Size;
+}
 
 inline thread_block this_thread_block() { return thread_block(); }
 template <unsigned int MaxBlockSize>

@@ -51,6 +51,8 @@ __device__ float __shfl_down(float var, unsigned int delta, int width = 32);
 __device__ int __shfl_xor(int var, int lane_mask, int width = 32);
 __device__ float __shfl_xor(float var, int lane_mask, int width = 32);
 #else
+#include <cstdio>
+#include <cstdlib>
 namespace moccuda {
 namespace warp {
 
@@ -58,7 +60,19 @@ namespace warp {
 struct Place {
     unsigned lane, first, base, width;
     Place(unsigned flat, int w) : lane(flat % 32u), first(lane & ~((unsigned)w - 1u)), base(flat - lane),
-                                  width((unsigned)w) {}
+                                  width((unsigned)w)
+    {
+        if (w > 32)
+            several_warps(w);
+    }
+    /* A warp operation on a tile whose size, a template's parameter, is more than a warp where not
+     * every thread of the block reaches it (cg::reduce elsewhere reduces at the block's barrier). */
+    [[noreturn]] static void several_warps(int w)
+    {
+        std::fprintf(stderr, "cuda2cpu: a warp operation on a thread_block_tile<%d>, a tile of several warps, where "
+                             "not every thread of the block reaches it together, is not supported\n", w);
+        std::abort();
+    }
 };
 
 /* The lanes of the caller's segment that take part, as bits relative to the segment. */
@@ -218,6 +232,29 @@ inline T reduce(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nt
                 int width)
 {
     return reduce_with(xchg, stamp, flat, nthreads, mask, own, width, Op());
+}
+
+/* cg::reduce over a tile of `width` threads (a power of two, possibly several warps) after a
+ * barrier of the block: the values of the caller's tile that reached it, in thread order. */
+template <class T, class Op>
+inline T block_reduce_with(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, int width, Op op)
+{
+    unsigned first = flat & ~((unsigned)width - 1u), end = first + (unsigned)width;
+    T acc = xchg[flat];
+    bool started = false;
+    for (unsigned f = first; f < end && f < nthreads; ++f) {
+        if (stamp != nullptr && stamp[f] != stamp[flat])
+            continue;
+        acc = started ? static_cast<T>(op(acc, xchg[f])) : xchg[f];
+        started = true;
+    }
+    return acc;
+}
+
+template <class Op, class T>
+inline T block_reduce(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, int width)
+{
+    return block_reduce_with(xchg, stamp, flat, nthreads, width, Op());
 }
 
 /* __syncthreads_count / _and / _or: over the block's threads that reached it. */
