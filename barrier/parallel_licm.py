@@ -219,7 +219,7 @@ def find_once_calls(kernel: ir.Kernel, loop: ir.ThreadLoop, facts: KernelFacts, 
         if any(facts.may_alias(r.obj, w.obj) for r in accesses for w in writes or ()):
             continue
         name = fresh_name(ir.callee_name(n.func) + "_once", used_names)
-        cell_type = f"moccuda::BlockOnce<std::decay_t<decltype({text})>>"
+        cell_type = f"moccuda::BlockOnce<decltype({text})>"
         sym = ctx.fresh_sym(name, cell_type, "local", n.loc)
         found[text] = OnceCall(n, ir.VarDecl(sym, name, cell_type, None, loc=n.loc))
     return list(found.values())

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from support import EXAMPLES, run_cli as cuda2cpu
+from support import EXAMPLES, PROGRAMS, run_cli as cuda2cpu
 from transpiler.nvcc_flags import OPTIONS, UNSUPPORTED, Input, Invocation, UsageError, help_text, parse_args
 
 #: A value each option accepts that changes the Invocation (by default its first choice that is not
@@ -385,3 +385,47 @@ def test_file_too_large_is_an_error_and_leaves_the_old_output(kind, fill_project
     assert re.search(r"^cuda2cpu: error: .*File too large|^cuda2cpu: error: '\S+' failed", done.stderr, re.M), done.stderr
     assert (fill_project / "out").read_text() == "old\n"
     assert sorted(p.name for p in fill_project.iterdir()) == ["fill.h", "kern.cu", "main.cpp", "out"]
+
+
+LAUNCH_BY_API = r"""
+#include <cstdio>
+__device__ float total(const float *a, int n) { float s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }
+__global__ void normalize(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] / total(in, n);
+}
+__global__ void scale(float *a, float f, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] *= f;
+}
+int main() {
+  const int n = 100;
+  float *in, *out;
+  cudaMallocManaged(&in, n * sizeof(float));
+  cudaMallocManaged(&out, n * sizeof(float));
+  for (int i = 0; i < n; ++i) in[i] = 1.0f;
+  normalize<<<4, 32>>>(out, in, n);
+  float f = 100.0f;
+  int count = n;
+  void *args[] = {&out, &f, &count};
+  cudaLaunchKernel(scale, dim3(4), dim3(32), args, 0, 0);  // the arguments unpacked by index
+  cudaDeviceSynchronize();
+  int bad = 0;
+  for (int i = 0; i < n; ++i) bad += out[i] != 0.01f * 100.0f;
+  std::printf("%s\n", bad ? "FAIL" : "PASS");
+  return bad != 0;
+}
+"""
+
+
+@pytest.mark.parametrize("std", ["c++11", "c++14", "c++17", "c++20"])
+def test_every_language_standard_nvcc_accepts_builds(std, tmp_path):
+    # MocCUDA's headers are compiled with the user's -std: a C++17 library type in them
+    # (std::optional) failed every C++11 and C++14 build.
+    (tmp_path / "norm.cu").write_text(LAUNCH_BY_API)
+    licm = PROGRAMS / "openmp" / "licm_guarded.cu"  # computes a call once per block: moccuda::BlockOnce
+    for name, source in (("norm", "norm.cu"), ("licm", str(licm))):
+        built = cuda2cpu(f"-std={std}", source, "-o", name, cwd=tmp_path)
+        assert built.returncode == 0, built.stderr[-3000:]
+        run = subprocess.run([str(tmp_path / name)], capture_output=True, text=True)
+        assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

@@ -19,7 +19,6 @@
 #ifndef __CUDA2CPU_PARSE__
 #include <limits>
 #include <new>
-#include <optional>
 #include <type_traits>
 /* NestedTeams calls the OpenMP runtime (translated programs are always built with OpenMP on).
  * With g++, through <omp.h>: a program including it later (PyTorch's ATen/Parallel.h does) must
@@ -734,15 +733,36 @@ private:
 /* A thread-invariant value a block computes at most once, when its first thread needs it
  * (parallel-licm, a call under a guard): (cell.ready() ? cell.get() : cell.set(f(x))).  The
  * block's threads run one after another on one OpenMP thread, so the cell needs no lock. */
-template <class T>
+template <class Expr>  /* decltype of the call: the value type is its decay */
 class BlockOnce {
+    typedef typename std::decay<Expr>::type T;
+
 public:
-    bool ready() const { return value_.has_value(); }
-    const T &get() const { return *value_; }
-    const T &set(T value) { return value_.emplace(static_cast<T &&>(value)); }
+    // (No std::optional: the header must compile as C++11 and C++14, which nvcc users pass.)
+    BlockOnce() {}
+    BlockOnce(const BlockOnce &other)
+    {
+        if (other.ready_)
+            set(other.get());
+    }
+    BlockOnce &operator=(const BlockOnce &) = delete;
+    ~BlockOnce()
+    {
+        if (ready_)
+            reinterpret_cast<T *>(storage_)->~T();
+    }
+    bool ready() const { return ready_; }
+    const T &get() const { return *reinterpret_cast<const T *>(storage_); }
+    const T &set(T value)
+    {
+        T *stored = ::new (static_cast<void *>(storage_)) T(static_cast<T &&>(value));
+        ready_ = true;
+        return *stored;
+    }
 
 private:
-    std::optional<T> value_;
+    alignas(T) unsigned char storage_[sizeof(T)];
+    bool ready_ = false;
 };
 
 }  // namespace moccuda

@@ -304,9 +304,18 @@ cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 bl
 #include <utility>
 namespace moccuda {
 namespace detail {
+/* std::index_sequence is C++14; nvcc users may compile as C++11. */
+template <size_t... I>
+struct indices {};
+template <size_t N, size_t... I>
+struct make_indices : make_indices<N - 1, N - 1, I...> {};
+template <size_t... I>
+struct make_indices<0, I...> {
+    typedef indices<I...> type;
+};
 template <class... P, size_t... I>
 inline void call_with_args(void (*kernel)(LaunchConfig, P...), const LaunchConfig &launch, void **args,
-                           std::index_sequence<I...>)
+                           indices<I...>)
 {
     kernel(launch, *static_cast<typename std::remove_reference<P>::type *>(args[I])...);
 }
@@ -323,7 +332,7 @@ inline cudaError_t cudaLaunchKernel(void (*kernel)(moccuda::LaunchConfig, P...),
     if (sizeof...(P) > 0 && args == nullptr)
         return moccuda_set_error(cudaErrorInvalidValue);
     moccuda::detail::call_with_args(kernel, moccuda::LaunchConfig(grid, block, shared_bytes, stream), args,
-                                    std::index_sequence_for<P...>{});
+                                    typename moccuda::detail::make_indices<sizeof...(P)>::type());
     return cudaSuccess;
 }
 template <class... P>
@@ -339,7 +348,7 @@ inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(moccuda::LaunchCon
         return moccuda_set_error(cudaErrorInvalidValue);
     moccuda::LaunchConfig launch(grid, block, shared_bytes, stream);
     launch.cooperative = true;  /* a kernel using grid.sync() runs all its blocks at once */
-    moccuda::detail::call_with_args(kernel, launch, args, std::index_sequence_for<P...>{});
+    moccuda::detail::call_with_args(kernel, launch, args, typename moccuda::detail::make_indices<sizeof...(P)>::type());
     return cudaSuccess;
 }
 template <class... P, class... A>
