@@ -425,7 +425,9 @@ def test_every_language_standard_nvcc_accepts_builds(std, tmp_path):
     (tmp_path / "norm.cu").write_text(LAUNCH_BY_API)
     licm = PROGRAMS / "openmp" / "licm_guarded.cu"  # computes a call once per block: moccuda::BlockOnce
     for name, source in (("norm", "norm.cu"), ("licm", str(licm))):
-        built = cuda2cpu(f"-std={std}", source, "-o", name, cwd=tmp_path)
+        built = cuda2cpu(f"-std={std}", "-Xcompiler", "-Wall", source, "-o", name, cwd=tmp_path)
         assert built.returncode == 0, built.stderr[-3000:]
+        # and no warning of MocCUDA's (`if constexpr` is an extension before C++17)
+        assert "moccuda/include" not in built.stderr, built.stderr[-3000:]
         run = subprocess.run([str(tmp_path / name)], capture_output=True, text=True)
         assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

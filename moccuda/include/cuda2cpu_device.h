@@ -10,6 +10,14 @@
  */
 #ifndef MOCCUDA_CUDA2CPU_DEVICE_H
 #define MOCCUDA_CUDA2CPU_DEVICE_H
+/* `if constexpr` is C++17; g++ and clang accept it in C++11/14 as an extension, with a warning
+ * per use that would land in the user's build (nvcc's own headers are system headers). */
+#if defined(__GNUC__) && defined(__cplusplus) && __cplusplus < 201703L
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wc++17-extensions"
+#pragma GCC diagnostic ignored "-Wc++14-extensions"
+#endif
 #ifdef __cplusplus
 
 #include <stddef.h>
@@ -769,4 +777,7 @@ private:
 #endif /* !__CUDA2CPU_PARSE__ */
 
 #endif /* __cplusplus */
+#if defined(__GNUC__) && defined(__cplusplus) && __cplusplus < 201703L
+#pragma GCC diagnostic pop
+#endif
 #endif /* MOCCUDA_CUDA2CPU_DEVICE_H */
