@@ -33,6 +33,13 @@ unable to fault (no division, no memory).  A thread loop left holding a loop tha
 its own operations in its own order, so results are bit-identical; ``guard-folding`` later turns
 the repeated guard into each thread loop's bound.
 
+A grid-stride loop, ``for (T i = g; i < n; i += s)`` with ``g`` the thread's ``threadIdx.x`` plus
+a block-uniform value (``blockIdx.x * blockDim.x + threadIdx.x``) and ``n``, ``s`` uniform, has no
+uniform header of its own: each thread walks memory by the whole grid's stride.  It is first
+written with one (:func:`_grid_strides_made_uniform`): the counter runs from the block's first
+thread's start and each thread takes ``i = i0 + threadIdx.x`` behind the loop's own condition, so
+every thread runs the same iterations with the same ``i`` as before, and then moves like any loop.
+
 Counters declared before their loop and used nowhere else (``int i; ... for (i = 0; ...)``,
 Rodinia's kmeans) are first declared by the loop; a ``tex1Dfetch`` coordinate counts as a
 subscript, and locals declared in the loop stand for their initializers (``addr = p + j * n``).
@@ -105,8 +112,9 @@ class Induction:
     sign: int
 
 
-def _counter(loop: ir.For, facts) -> tuple[int, str, ir.Expr] | None:
-    """``for (int z = a; z < b; ++z)`` with uniform ``a``, ``b``: (z, its name, a)."""
+def _counter(loop: ir.For, facts, uniform_step: bool = False) -> tuple[int, str, ir.Expr] | None:
+    """``for (int z = a; z < b; ++z)`` with uniform ``a``, ``b``: (z, its name, a).  With
+    ``uniform_step``, also ``z += s`` with ``s`` uniform (a grid-stride loop made uniform)."""
     init = loop.init
     if not (isinstance(init, ir.VarDecl) and init.storage == "auto" and init.init is not None
             and _integer_counter_type(init.type) and facts.is_uniform(init.init)):
@@ -121,7 +129,9 @@ def _counter(loop: ir.For, facts) -> tuple[int, str, ir.Expr] | None:
             and step.operand.sym == z) or (isinstance(step, ir.Assign) and step.op == "+="
                                            and isinstance(step.target, ir.Name) and step.target.sym == z
                                            and isinstance(step.value, ir.Literal) and step.value.text == "1")
-    if not unit or z in assigned_symbols(loop.body):
+    uniform = (uniform_step and isinstance(step, ir.Assign) and step.op == "+=" and isinstance(step.target, ir.Name)
+               and step.target.sym == z and facts.is_uniform(step.value))
+    if not (unit or uniform) or z in assigned_symbols(loop.body):
         return None
     return z, init.name, init.init
 
@@ -172,7 +182,7 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
     block even where no thread does, so it must not be able to fault."""
     if not isinstance(loop, ir.For) or ir.contains(loop, ir.Barrier) or ir.contains(loop, ir.WarpSync):
         return None
-    header = _counter(loop, facts)
+    header = _counter(loop, facts, uniform_step=True)
     if header is None:
         return None
     if guarded and not (_cannot_fault(header[2]) and _cannot_fault(loop.cond)):
@@ -195,6 +205,8 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
         k -= 1
     kept_body = body[:k]
     inductions.reverse()
+    if inductions and _counter(loop, facts) is None:
+        return None  # closed forms count unit steps of the counter
     syms = [ind.sym for ind in inductions]
     if len(set(syms)) != len(syms):
         return None
@@ -327,6 +339,71 @@ def _replaced(node: ir.Node, old: ir.Node, new: ir.Node) -> ir.Node:
     if node is old:
         return new
     return ir.map_children(node, lambda c: _replaced(c, old, new))
+
+
+def _grid_strides_made_uniform(body: ir.Block, facts, ctx: PassContext) -> ir.Block:
+    """Each grid-stride loop among ``body``'s statements, ``for (T i = g; i < n; i += s)`` with
+    ``g`` the thread's ``threadIdx.x`` plus a block-uniform value and ``n``, ``s`` uniform, as a
+    loop with a block-uniform header: the counter runs from the block's first thread's start
+    ``g0`` (``g`` at ``threadIdx.x`` 0) and each thread takes its element behind a guard::
+
+        for (T i0 = g0; i0 < n; i0 += s) { T i = i0 + threadIdx.x; if (i < n) body }
+
+    A thread runs the same iterations, in the same order, with the same ``i`` (``i0`` only ever
+    holds values the block's first thread's own ``i`` takes): the ``i`` of thread ``t`` in
+    iteration ``k`` is ``g0 + t + k * s`` either way, and reaches ``n`` no earlier than the first
+    thread's.  ``i`` must be assigned only by the step, and nothing may leave the loop early (a
+    loop that does not move would only be slower)."""
+    def made_uniform(s: ir.Stmt) -> ir.Stmt:
+        if not isinstance(s, ir.For):
+            return s
+        init, cond, step = s.init, s.cond, s.step
+        if not (isinstance(init, ir.VarDecl) and init.storage == "auto" and init.init is not None
+                and _integer_counter_type(init.type)):
+            return s
+        i = init.sym
+        if not (isinstance(cond, ir.Binary) and cond.op == "<" and isinstance(cond.lhs, ir.Name) and cond.lhs.sym == i
+                and facts.is_uniform(cond.rhs)):
+            return s
+        if not (isinstance(step, ir.Assign) and step.op == "+=" and isinstance(step.target, ir.Name)
+                and step.target.sym == i and facts.is_uniform(step.value)):
+            return s
+        if i in assigned_symbols(s.body) or facts.is_uniform(init.init) or _jumps_out(s.body):
+            return s
+        start = facts.affine(init.init)
+        if start is None or [c.as_int() for c in start.coef] != [1, 0, 0]:
+            return s
+        first = _at_first_thread(init.init, facts)
+        if first is None:
+            return s
+        loc = s.loc
+        name = f"{init.name}_block"
+        block_i = ctx.fresh_sym(name, init.type, "local", loc)
+        thread_x = ir.Builtin("threadIdx", "x", loc=loc)
+        own = ir.VarDecl(i, init.name, init.type, ir.Binary("+", ir.Name(name, block_i, loc=loc), thread_x, loc=loc),
+                         loc=loc)
+        guarded = ir.If(cond, s.body, None, loc=loc)
+        return ir.For(ir.VarDecl(block_i, name, init.type, first, loc=init.loc),
+                      replace(cond, lhs=ir.Name(name, block_i, loc=cond.lhs.loc)),
+                      replace(step, target=ir.Name(name, block_i, loc=step.target.loc)),
+                      ir.Block((own, guarded), loc=loc), loc=loc)
+    return replace(body, stmts=tuple(made_uniform(s) for s in body.stmts))
+
+
+def _at_first_thread(e: ir.Expr, facts) -> ir.Expr | None:
+    """``e`` with ``threadIdx.x`` as 0 (immutable locals replaced by their definitions first), when
+    that is block-uniform; else None."""
+    for _ in range(4):  # locals defined from locals, a few deep
+        e = _rewrite_names(e, lambda m: facts.local_init.get(m.sym, m) if m.sym not in facts.mutable else m)
+    first = _rewrite_builtins(e, lambda b: ir.Literal("0", loc=b.loc) if (b.var, b.dim) == ("threadIdx", "x") else b)
+    return first if facts.is_uniform(first) else None
+
+
+def _rewrite_builtins(node: ir.Node, fn) -> ir.Node:
+    """Bottom-up rewrite of the ``Builtin`` leaves only."""
+    if isinstance(node, ir.Builtin):
+        return fn(node)
+    return ir.map_children(node, lambda c: _rewrite_builtins(c, fn))
 
 
 def _only_loop_using(d: ir.VarDecl, after: list[ir.Stmt]) -> ir.For | None:
@@ -474,6 +551,7 @@ class LoopInterchange:
 
     def interchange(self, loop: ir.ThreadLoop, facts, kernel, ctx) -> list[ir.Stmt] | None:
         loop = replace(loop, body=_counters_declared_in_loops(loop.body))
+        loop = replace(loop, body=_grid_strides_made_uniform(loop.body, facts, ctx))
         found = movable_loop(loop, facts, kernel)
         if found is None:
             return None
@@ -488,7 +566,7 @@ class LoopInterchange:
         if not threads_independent(loop, ctx):
             return None
         L = cand.loop
-        z, z_name, z_start = _counter(L, facts)
+        z, z_name, z_start = _counter(L, facts, uniform_step=True)
         body = _closed_form(cand.body, cand.inductions, z, z_name, z_start, L.loc)
         ctx.report(kernel).interchanged.append(
             {"line": L.loc.line, "closed_form": [ind.name for ind in cand.inductions]})

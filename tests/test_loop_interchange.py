@@ -115,3 +115,44 @@ def test_guarded_programs_give_the_host_results_bit_for_bit(which, guarded_trans
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
     run = run_built(GUARDED, tmp_path, MANY_THREADS)
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
+GRID_STRIDE = PROGRAMS / "openmp" / "loop_interchange_grid_stride.cu"
+
+
+@pytest.fixture(scope="module")
+def grid_stride_translations():
+    return {name: translate_file(GRID_STRIDE, TranslateOptions(disabled_passes=disabled))
+            for name, disabled in (("on", ()), ("off", ("loop-interchange",)))}
+
+
+def test_grid_stride_loops_move(grid_stride_translations):
+    """A grid-stride loop (graphExecution's reduce: each thread strides through memory by the whole
+    grid) runs with the block's threads innermost: its counter starts at the block's first
+    thread's index and each thread takes its element behind the loop's own bound.  Loops that
+    leave early, or whose start is not the thread's index plus a uniform value, keep theirs."""
+    kernels = {k.name: k for k in grid_stride_translations["on"].program.kernels}
+    for name in ("sum_size_t", "scale_int", "rows_2d"):
+        (loop,) = _block_level_loops(kernels[name])
+        assert _thread_loops_in(loop) == 1, (name, loop)
+        assert isinstance(loop.step, ir.Assign) and loop.step.op == "+=", loop
+    for name in ("first_above", "pairs"):
+        assert not _block_level_loops(kernels[name]), name
+    assert not any(_block_level_loops(k) for k in grid_stride_translations["off"].program.kernels)
+    source = grid_stride_translations["on"].source
+    start = source.index("void sum_size_t__team(")
+    team = source[start:source.index("void scale_int__team(")]
+    # the block's loop from thread 0's index; the threads' guard became their loop's bound
+    assert "for (size_t i_block = (size_t)blockIdx.x * blockDim.x + 0; i_block < n; i_block += gridDim.x * blockDim.x)" \
+        in team, team
+    assert "size_t i = i_block + threadIdx.x;" in team and "if (i < n)" not in team, team
+
+
+@pytest.mark.parametrize("which", ["on", "off"])
+def test_grid_stride_programs_give_the_host_results_bit_for_bit(which, grid_stride_translations, tmp_path):
+    from support import MANY_THREADS, run_built
+
+    _, run, _ = build_run(grid_stride_translations[which], GRID_STRIDE, tmp_path, threads=1)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+    run = run_built(GRID_STRIDE, tmp_path, MANY_THREADS)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr

@@ -1,0 +1,106 @@
+// Grid-stride loops (i from the thread's global index, in steps of the whole grid): each thread
+// sums every stride-th element.  Serialized thread by thread, each CUDA thread walks memory in
+// steps of the grid; loop-interchange runs the block's threads innermost instead.  Every thread
+// adds its own elements in its own order either way, so the sums equal the host's bit for bit.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+// size_t counter, through a local global index (graphExecution's reduce).
+__global__ void sum_size_t(const float *in, double *out, size_t n)
+{
+    size_t global = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    double sum = 0.0;
+    for (size_t i = global; i < n; i += gridDim.x * blockDim.x)
+        sum += (double)in[i];
+    out[global] = sum;
+}
+
+// int counter, index and stride written in the loop's header; a store in the loop.
+__global__ void scale_int(const float *in, float *out, int n, float factor)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[i] = in[i] * factor;
+}
+
+// Two-dimensional blocks: threads of one row share a start (the loop uses threadIdx.x only).
+__global__ void rows_2d(const float *in, float *out, int n)
+{
+    int row = threadIdx.y;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += gridDim.x * blockDim.x)
+        out[row * n + i] = in[i] + row;
+}
+
+// Kept: the loop leaves early in some threads (a break).
+__global__ void first_above(const float *in, int *found, int n, float limit)
+{
+    int global = blockIdx.x * blockDim.x + threadIdx.x;
+    int where = -1;
+    for (int i = global; i < n; i += gridDim.x * blockDim.x) {
+        if (in[i] > limit) {
+            where = i;
+            break;
+        }
+    }
+    found[global] = where;
+}
+
+// Kept: the start is not the thread's index plus a block-uniform value (two elements a thread).
+__global__ void pairs(const float *in, float *out, int n)
+{
+    for (int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x); i < n; i += 2 * gridDim.x * blockDim.x)
+        out[i] = in[i] + in[i + 1];
+}
+
+int main()
+{
+    const int n = 100003, blocks = 7, threads = 64, total = blocks * threads;
+    float *in, *scaled, *rows, *paired;
+    double *sums;
+    int *found;
+    cudaMallocManaged(&in, n * sizeof(float));
+    cudaMallocManaged(&scaled, n * sizeof(float));
+    cudaMallocManaged(&rows, 3 * n * sizeof(float));
+    cudaMallocManaged(&paired, n * sizeof(float));
+    cudaMallocManaged(&sums, total * sizeof(double));
+    cudaMallocManaged(&found, total * sizeof(int));
+    srand(7);
+    for (int i = 0; i < n; ++i)
+        in[i] = (float)(rand() % 2001 - 1000) / 7.0f;
+    for (int i = 0; i < n; ++i)
+        paired[i] = 0.0f;
+
+    sum_size_t<<<blocks, threads>>>(in, sums, n);
+    scale_int<<<blocks, threads>>>(in, scaled, n, 1.5f);
+    rows_2d<<<blocks, dim3(threads, 3)>>>(in, rows, n);
+    first_above<<<blocks, threads>>>(in, found, n, 142.0f);
+    pairs<<<blocks, threads>>>(in, paired, n - 1);
+    cudaDeviceSynchronize();
+
+    for (int t = 0; t < total; ++t) {
+        double sum = 0.0;
+        int where = -1;
+        for (int i = t; i < n; i += total) {
+            sum += (double)in[i];
+            if (where < 0 && in[i] > 142.0f)
+                where = i;
+        }
+        if (sums[t] != sum || found[t] != where) {
+            printf("FAIL: thread %d: sum %.17g (host %.17g), found %d (host %d)\n", t, sums[t], sum, found[t], where);
+            return 1;
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        bool ok = scaled[i] == in[i] * 1.5f;
+        for (int row = 0; row < 3; ++row)
+            ok = ok && rows[row * n + i] == in[i] + row;
+        if (i % 2 == 0 && i + 1 < n)
+            ok = ok && paired[i] == in[i] + in[i + 1];
+        if (!ok) {
+            printf("FAIL: element %d\n", i);
+            return 1;
+        }
+    }
+    printf("PASS\n");
+    return 0;
+}
