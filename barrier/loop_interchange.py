@@ -511,6 +511,25 @@ def movable_loop(loop: ir.ThreadLoop, facts, kernel: ir.Kernel
     return None
 
 
+def _reordered_part(loop: ir.ThreadLoop, before: tuple[ir.Stmt, ...], moved: ir.For,
+                    after: tuple[ir.Stmt, ...]) -> ir.ThreadLoop:
+    """The part of ``loop`` whose operations the interchange runs in another order across threads:
+    the moved loop with what runs between it and the ``__syncthreads`` around it (the statements
+    holding those barriers included: code after a barrier inside a loop runs again before the
+    moved loop).  Code beyond them is ordered by the barrier before and after alike, so only
+    this part must have independent threads (graphExecution's reduce: its warp-tile reduction
+    after the barrier does not keep its grid-stride loop from moving)."""
+    holds_barrier = [ir.contains(s, ir.Barrier) for s in before]
+    first = max((i for i, b in enumerate(holds_barrier) if b), default=0)
+    holds_barrier = [ir.contains(s, ir.Barrier) for s in after]
+    last = min((i for i, b in enumerate(holds_barrier) if b), default=len(after) - 1)
+    # the thread's own variables declared further back stay declared (their updates are the
+    # thread's own, not a shared scalar's)
+    declarations = tuple(s for s in before[:first] if isinstance(s, ir.VarDecl))
+    part = declarations + before[first:] + (moved,) + after[:last + 1]
+    return replace(loop, body=ir.Block(part, loc=loop.body.loc))
+
+
 def loop_to_move(loop: ir.ThreadLoop, facts, kernel: ir.Kernel, ctx: PassContext) -> ir.For | None:
     """The loop this pass would move first out of ``loop`` (a thread loop of ``kernel``), or
     None: for a pass that prepares its work (``inline-for-interchange``)."""
@@ -563,7 +582,7 @@ class LoopInterchange:
         """``before`` in a thread loop, the candidate loop around a thread loop of its body (inside
         ``guard`` where there is one; itself interchanged again where it can be: a loop nested in
         the moved one), then ``after`` in a thread loop (interchanged again too)."""
-        if not threads_independent(loop, ctx):
+        if not threads_independent(_reordered_part(loop, before, cand.loop, after), ctx):
             return None
         L = cand.loop
         z, z_name, z_start = _counter(L, facts, uniform_step=True)

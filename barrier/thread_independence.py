@@ -39,6 +39,12 @@ def simd_judge(ctx: PassContext) -> "_Judge":
     return _Judge(ctx)
 
 
+#: Cooperative groups' handles of the thread's block and of a tile of it: they read and change
+#: nothing (the group's rank and size are computed from the thread index where they are used).
+#: The front end spells them fully qualified (``cuda_front.warp_front``).
+_GROUP_HANDLES = frozenset({"cooperative_groups::this_thread_block", "cooperative_groups::tiled_partition"})
+
+
 #: Texture fetches in their value form (``tex1Dfetch(tex, i)``, not ``tex1Dfetch(&v, tex, i)``,
 #: which stores), by their number of arguments: reads of memory that no thread of the kernel may
 #: write (a GPU's texture cache is not coherent with the kernel's own stores), so any order of
@@ -86,7 +92,7 @@ class _Judge:
             return False
         if is_pure_function(call.func) or is_pure_function(name):
             return True
-        if TEXTURE_FETCH_ARGS.get(name) == len(call.args):
+        if TEXTURE_FETCH_ARGS.get(name) == len(call.args) or call.func.split("<", 1)[0] in _GROUP_HANDLES:
             return True
         fn = self.ctx.device_bodies.get(name)
         if fn is None:

@@ -4,7 +4,10 @@
 // adds its own elements in its own order either way, so the sums equal the host's bit for bit.
 #include <cstdio>
 #include <cstdlib>
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
+
+namespace cg = cooperative_groups;
 
 // size_t counter, through a local global index (graphExecution's reduce).
 __global__ void sum_size_t(const float *in, double *out, size_t n)
@@ -52,29 +55,64 @@ __global__ void pairs(const float *in, float *out, int n)
         out[i] = in[i] + in[i + 1];
 }
 
+// graphExecution's reduce: the threads' sums through shared memory, then one warp's shuffles
+// after the barrier.  Only the code between the barriers around the loop runs in another order,
+// so the warp operations beyond the barrier do not keep the loop in place.
+__global__ void block_sums(const float *in, double *out, size_t n)
+{
+    __shared__ double partial[64];
+    cg::thread_block block = cg::this_thread_block();
+    double sum = 0.0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        sum += (double)in[i];
+    partial[block.thread_rank()] = sum;
+    block.sync();
+    if (threadIdx.x < 32) {
+        double s = partial[threadIdx.x] + partial[threadIdx.x + 32];
+        for (int offset = 16; offset > 0; offset /= 2)
+            s += __shfl_down_sync(0xffffffff, s, offset);
+        if (threadIdx.x == 0)
+            out[blockIdx.x] = s;
+    }
+}
+
+// Kept: an atomic between the same barriers as the loop.
+__global__ void count_above(const float *in, int *count, int n, float limit)
+{
+    int mine = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        mine += in[i] > limit;
+    atomicAdd(count, mine);
+}
+
 int main()
 {
     const int n = 100003, blocks = 7, threads = 64, total = blocks * threads;
     float *in, *scaled, *rows, *paired;
-    double *sums;
-    int *found;
+    double *sums, *block_totals;
+    int *found, *count;
     cudaMallocManaged(&in, n * sizeof(float));
     cudaMallocManaged(&scaled, n * sizeof(float));
     cudaMallocManaged(&rows, 3 * n * sizeof(float));
     cudaMallocManaged(&paired, n * sizeof(float));
     cudaMallocManaged(&sums, total * sizeof(double));
     cudaMallocManaged(&found, total * sizeof(int));
+    cudaMallocManaged(&block_totals, blocks * sizeof(double));
+    cudaMallocManaged(&count, sizeof(int));
     srand(7);
     for (int i = 0; i < n; ++i)
         in[i] = (float)(rand() % 2001 - 1000) / 7.0f;
     for (int i = 0; i < n; ++i)
         paired[i] = 0.0f;
+    *count = 0;
 
     sum_size_t<<<blocks, threads>>>(in, sums, n);
     scale_int<<<blocks, threads>>>(in, scaled, n, 1.5f);
     rows_2d<<<blocks, dim3(threads, 3)>>>(in, rows, n);
     first_above<<<blocks, threads>>>(in, found, n, 142.0f);
     pairs<<<blocks, threads>>>(in, paired, n - 1);
+    block_sums<<<blocks, threads>>>(in, block_totals, n);
+    count_above<<<blocks, threads>>>(in, count, n, 0.0f);
     cudaDeviceSynchronize();
 
     for (int t = 0; t < total; ++t) {
@@ -89,6 +127,30 @@ int main()
             printf("FAIL: thread %d: sum %.17g (host %.17g), found %d (host %d)\n", t, sums[t], sum, found[t], where);
             return 1;
         }
+    }
+    // Each block's warp tree over its threads' sums, as the shuffles add them.
+    for (int b = 0; b < blocks; ++b) {
+        double lane[32];
+        for (int l = 0; l < 32; ++l)
+            lane[l] = sums[b * threads + l] + sums[b * threads + l + 32];
+        for (int offset = 16; offset > 0; offset /= 2) {
+            double next[32];
+            for (int l = 0; l < 32; ++l)
+                next[l] = lane[l] + (l + offset < 32 ? lane[l + offset] : lane[l]);
+            for (int l = 0; l < 32; ++l)
+                lane[l] = next[l];
+        }
+        if (block_totals[b] != lane[0]) {
+            printf("FAIL: block %d: sum %.17g (host %.17g)\n", b, block_totals[b], lane[0]);
+            return 1;
+        }
+    }
+    int above = 0;
+    for (int i = 0; i < n; ++i)
+        above += in[i] > 0.0f;
+    if (*count != above) {
+        printf("FAIL: %d above 0 (host %d)\n", *count, above);
+        return 1;
     }
     for (int i = 0; i < n; ++i) {
         bool ok = scaled[i] == in[i] * 1.5f;
