@@ -216,9 +216,18 @@ class BarrierSplit:
                            marks_exit=bool(exit_flag) and ir.contains(node, ir.Return),
                            skip_exited=bool(exit_flag) and (j > first_exit or id(loops[j]) in repeated))
 
-        new_body = ir.transform(grid.body, rewrite)
+        new_body = ir.transform(ir.transform(grid.body, rewrite), _without_empty_thread_loops)
         new_body = replace(new_body, stmts=tuple(storage_decls) + new_body.stmts)
         return ir.replace_grid_loop(kernel, replace(grid, body=new_body))
+
+
+def _without_empty_thread_loops(node: ir.Node) -> ir.Node:
+    """A block less the thread loops left with nothing to do (every declaration in them was a
+    value recomputed where it is used)."""
+    if not isinstance(node, ir.Block):
+        return node
+    stmts = tuple(s for s in node.stmts if not (isinstance(s, ir.ThreadLoop) and not s.body.stmts and not s.marks_exit))
+    return node if len(stmts) == len(node.stmts) else replace(node, stmts=stmts)
 
 
 def _pointed_to_across(body: ir.Block, decls: dict[int, ir.VarDecl], crossing: set[int]) -> set[int]:

@@ -31,6 +31,7 @@ PIPELINE_ORDER = (
     "grid-sync",
     "inline-for-interchange",
     "loop-interchange",
+    "single-assignment",
     "barrier-interchange",
     "min-cut",
     "barrier-split",
