@@ -423,12 +423,15 @@ class GridLoop(Stmt):
 class ThreadBound(Node):
     """Threads ``t`` along ``dim`` (x, y or z) run only while ``first + t < limit`` (``<=`` when
     ``inclusive``), where ``first`` is the guarded index at ``t = 0``: a guard such as
-    ``if (i < n)`` folded into the thread loop's bound so that the loop stays vectorizable."""
+    ``if (i < n)`` folded into the thread loop's bound so that the loop stays vectorizable.
+    A ``lower`` bound is the other side: threads run only while ``first + t >= limit`` (``>``
+    when not ``inclusive``), so the loop starts past the threads that fail it."""
 
     dim: str
     first: Expr
     limit: Expr
     inclusive: bool = False
+    lower: bool = False
 
 
 # --------------------------------------------------------------------------------- declarations

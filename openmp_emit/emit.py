@@ -176,16 +176,20 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.indent += 1
         self.block_index(s)
         limits = self.bound_values(loop)
+        begins = self.begin_values(loop)
         for d in reversed(outer):
             if d in limits:
                 self.emit(f"if ({index[d]} >= {limits[d]}) continue;")
+            if d in begins:
+                self.emit(f"if ({index[d]} < {begins[d]}) continue;")
         limit = limits.get(inner, f"blockDim.{inner}")
         self.emit(f"const unsigned {end_inner} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
+        start = f"moccuda::max_unsigned({chunk}, {begins[inner]})" if inner in begins else chunk
 
         def chunk_loop(version: ir.ThreadLoop) -> None:
             if version.simd and not self.ambient:
                 self.emit("#pragma omp simd")
-            self.emit(f"for (unsigned {index[inner]} = {chunk}; {index[inner]} < {end_inner}; ++{index[inner]}) {{")
+            self.emit(f"for (unsigned {index[inner]} = {start}; {index[inner]} < {end_inner}; ++{index[inner]}) {{")
             self.thread_body(version)
             self.emit("}")
 
@@ -235,12 +239,28 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
 
     @staticmethod
     def bound_values(s: ir.ThreadLoop) -> dict[str, str]:
-        """Per dimension with folded guards: the number of threads that pass them."""
+        """Per dimension with folded guards: the end of the threads that pass them."""
         values: dict[str, str] = {}
         for b in s.bounds:
+            if b.lower:
+                continue
             count = values.get(b.dim, f"blockDim.{b.dim}")
             helper = "moccuda::threads_through" if b.inclusive else "moccuda::threads_below"
             values[b.dim] = f"{helper}({print_expr(b.first)}, {print_expr(b.limit)}, {count})"
+        return values
+
+    @staticmethod
+    def begin_values(s: ir.ThreadLoop) -> dict[str, str]:
+        """Per dimension with folded lower bounds (``first + t >= limit``): the first thread that
+        passes them, which is the number of threads failing them (a prefix, as the index grows
+        by one per thread without wrapping): those with ``first + t < limit`` (``<=`` for ``>``)."""
+        values: dict[str, str] = {}
+        for b in s.bounds:
+            if not b.lower:
+                continue
+            helper = "moccuda::threads_below" if b.inclusive else "moccuda::threads_through"
+            begin = f"{helper}({print_expr(b.first)}, {print_expr(b.limit)}, blockDim.{b.dim})"
+            values[b.dim] = f"moccuda::max_unsigned({values[b.dim]}, {begin})" if b.dim in values else begin
         return values
 
     @staticmethod
@@ -290,11 +310,17 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
 
     def thread_loop(self, s: ir.ThreadLoop) -> None:
         ends = {d: f"blockDim.{d}" for d in "xyz"}
+        begins = {d: "0" for d in "xyz"}
         values = self.bound_values(s)
-        if values:
+        begin_values = self.begin_values(s)
+        if values or begin_values:
             # The bounds are computed once, before any thread runs, as the guards were read.
             self.emit("{")
             self.indent += 1
+            for d, begin_name in zip("xyz", self.names.thread_begin):
+                if d in begin_values:
+                    self.emit(f"const unsigned {begin_name} = {begin_values[d]};")
+                    begins[d] = begin_name
             for d, end_name in zip("xyz", self.names.thread_end):
                 if d in values:
                     self.emit(f"const unsigned {end_name} = {values[d]};")
@@ -308,13 +334,13 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         index = dict(zip("xyz", self.names.thread))
         *outer, inner = s.nesting
         for d in outer:
-            self.emit(f"for (unsigned {index[d]} = 0; {index[d]} < {ends[d]}; ++{index[d]})")
+            self.emit(f"for (unsigned {index[d]} = {begins[d]}; {index[d]} < {ends[d]}; ++{index[d]})")
         if s.simd and self.schedule != "nested" and not self.ambient:
             self.emit(f"#pragma omp simd{sums}")
-        self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
+        self.emit(f"for (unsigned {index[inner]} = {begins[inner]}; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
         self.emit("}")
-        if values:
+        if values or begin_values:
             self.indent -= 1
             self.emit("}")
 

@@ -31,6 +31,33 @@ After::
 which prints as ``for (unsigned tx = 0; tx < tx_end; ++tx)`` with ``tx_end`` computed once by
 ``moccuda::threads_below``.
 
+In the final guard the other side folds too: ``index >= limit`` (``index > limit``, ``limit <=
+index``) is a *lower* bound, and the loop starts past the threads that fail it (a prefix, as the
+index grows by one per thread without wrapping): ``tx_begin`` is ``moccuda::threads_below(first,
+limit, blockDim.x)``.  Leading statements that reset a kept flag to a value read from no memory
+(``computed = false;``, GPU halo tiling's way to remember which threads computed) may stand
+between the prefix and the guard: they run for every thread in a loop of their own just before
+the guarded one.  Each thread's reset still precedes its own guarded statements, and a reset
+touches only its thread's storage, so the results are the same.  Before (hotspot's step)::
+
+    ThreadLoop(kept computed) {
+        int tx = threadIdx.x; int lo = ...;
+        computed = false;
+        if (tx >= i + 1 && tx <= 16 - i - 2 && tx >= lo) { computed = true; t[tx] = ...; }
+    }
+
+After::
+
+    ThreadLoop(kept computed) { computed = false; }
+    ThreadLoop(kept computed) [bounds: x: 0 + tx >= i + 1, 0 + tx >= lo, 0 + tx <= 16 - i - 2] {
+        int tx = threadIdx.x; int lo = ...;
+        computed = true; t[tx] = ...;
+    }
+
+which prints as ``for (unsigned tx = tx_begin; tx < tx_end; ++tx)``: no control flow in the loop
+(gcc 12 without masked stores cannot if-convert the guarded store), and the threads the guard
+turns away are not visited.
+
 Guards on a grid-wide index elsewhere in the body, as ``if`` statements or as the condition of a
 conditional expression, give the loop a second body without them for the blocks all of whose
 threads pass them (every block but the grid's last).  Before::
@@ -76,14 +103,30 @@ class GuardFolding:
     required: bool = False
 
     def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        return map_kernels(program, lambda k: ir.transform(k, lambda n: _fold_loop(n, ctx.symbols)))
+        return map_kernels(program, lambda k: _fold(k, ctx.symbols))
 
 
-def _fold_loop(node: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
-    if not isinstance(node, ir.ThreadLoop) or node.marks_exit or node.bounds or node.fast_body:
-        return node
+def _fold(node: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
+    """``node`` with its thread loops folded; a loop in a block may become two there."""
+    if isinstance(node, ir.ThreadLoop):
+        folded = _fold_loop(node, symbols)
+        return folded[0] if len(folded) == 1 else ir.Block(folded, loc=node.loc)
+    if isinstance(node, ir.Block):
+        stmts: list[ir.Stmt] = []
+        for s in node.stmts:
+            stmts.extend(_fold_loop(s, symbols) if isinstance(s, ir.ThreadLoop) else (_fold(s, symbols),))
+        return replace(node, stmts=tuple(stmts)) if any(a is not b for a, b in zip(stmts, node.stmts)) or \
+            len(stmts) != len(node.stmts) else node
+    return ir.map_children(node, lambda child: _fold(child, symbols))
+
+
+def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tuple[ir.Stmt, ...]:
+    if node.marks_exit or node.bounds or node.fast_body:
+        return (node,)
     folded = _fold_final_guard(node, symbols)
-    return folded if folded is not node else _version_for_full_blocks(node, symbols)
+    if folded != (node,):
+        return folded
+    return (_version_for_full_blocks(node, symbols),)
 
 
 def _prefix(stmts: tuple[ir.Stmt, ...], kept: set[int]) -> dict[int, ir.VarDecl]:
@@ -186,33 +229,86 @@ def _conjunction(terms: list[ir.Expr]) -> ir.Expr:
     return cond
 
 
-def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.ThreadLoop:
+def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tuple[ir.Stmt, ...]:
+    """The loop with its final guard folded (preceded by the loop of its flag resets, if any),
+    or ``(node,)``."""
     stmts = node.body.stmts
     kept = {kv.sym for kv in node.kept}
     prefix = _prefix(stmts, kept)
     n = len(prefix)  # the prefix is the body's first n statements
-    if n == len(stmts) or not isinstance(stmts[n], ir.If) or stmts[n].otherwise is not None:
-        return node
-    guard = stmts[n]
+    resets = _flag_resets(stmts[n:], kept, symbols)
+    r = n + len(resets)  # the guard's position
+    if r == len(stmts) or not isinstance(stmts[r], ir.If) or stmts[r].otherwise is not None:
+        return (node,)
+    guard = stmts[r]
     early_exit = _is_exit(guard.then)
-    if not early_exit and n != len(stmts) - 1:
-        return node
+    if (not early_exit or resets) and r != len(stmts) - 1:
+        return (node,)
     # Kept values are per thread even where this loop does not assign them.
     varying = assigned_symbols(node.body) | _declared(node.body) | kept
-    folder = _Folder(prefix, varying - set(prefix), symbols)
-    terms = _negated_terms(guard.cond) if early_exit else _conjuncts(guard.cond)
+    folder = _Folder(prefix, varying - set(prefix), symbols, lower_bounds=True)
+    terms = _negated_terms(guard.cond) if early_exit else _through_flags(_conjuncts(guard.cond), prefix)
     if terms is None:
-        return node
+        return (node,)
     bounds, rest = folder.split(terms)
     if not bounds or (early_exit and rest):
-        return node
+        return (node,)
     if early_exit:
         body = stmts[:n] + stmts[n + 1:]
     elif rest:
         body = stmts[:n] + (replace(guard, cond=_conjunction(rest)),)
     else:
         body = stmts[:n] + _spliced(guard.then, stmts[:n])
-    return replace(node, body=replace(node.body, stmts=without_unused_decls(body, set(prefix))), bounds=tuple(bounds))
+    folded = _binding_used(replace(node, body=replace(node.body, stmts=without_unused_decls(body, set(prefix))),
+                                   bounds=tuple(bounds)))
+    if not resets:
+        return (folded,)
+    # The resets sum nothing (a reduction clause belongs to the loop that stores the sum).
+    every_thread = _binding_used(replace(node, body=replace(node.body, stmts=without_unused_decls(
+        stmts[:n] + resets, set(prefix))), sums=()))
+    return (every_thread, folded)
+
+
+def _through_flags(terms: list[ir.Expr], prefix: dict[int, ir.VarDecl]) -> list[ir.Expr]:
+    """``terms`` with a ``bool`` of the prefix that holds a comparison or a conjunction (pathfinder's
+    ``bool isValid = IN_RANGE(tx, lo, hi);``) replaced by the terms of its value: the guard reads
+    the value it was declared with, and evaluating it there has no effect."""
+    out: list[ir.Expr] = []
+    for term in terms:
+        decl = prefix.get(term.sym) if isinstance(term, ir.Name) else None
+        value = decl.init if decl is not None and decl.type.replace("const", "").strip() == "bool" else None
+        if isinstance(value, ir.Binary) and (value.op == "&&" or value.op in _FLIPPED):
+            out.extend(_through_flags(_conjuncts(value), prefix))
+        else:
+            out.append(term)
+    return out
+
+
+def _flag_resets(stmts: tuple[ir.Stmt, ...], kept: set[int], symbols: dict[int, ir.Symbol]) -> tuple[ir.Stmt, ...]:
+    """The leading statements ``k = v;`` that give a kept variable of the thread a value read
+    from no memory (Rodinia's ``computed = false;`` before its guard).  Every thread runs them,
+    the guarded ones run the rest: run in a loop of their own before the guarded loop, each
+    thread's resets still precede its own guarded statements, and they touch only that thread's
+    own storage, read nothing another thread writes, and cannot fault, so the results are the same."""
+    resets = []
+    for s in stmts:
+        if not (isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and s.expr.op == "="
+                and isinstance(s.expr.target, ir.Name) and s.expr.target.sym in kept):
+            break
+        value = s.expr.value
+        if _reads_memory(value, symbols) or any(
+                isinstance(n, (ir.Assign, ir.Construct, ir.WarpCollective)) or (isinstance(n, ir.Unary) and n.op in ("++", "--"))
+                or (isinstance(n, ir.Binary) and n.op in ("/", "%")) for n in value.walk()):
+            break
+        resets.append(s)
+    return tuple(resets)
+
+
+def _binding_used(loop: ir.ThreadLoop) -> ir.ThreadLoop:
+    """``loop`` binding only the kept variables its body names (-Wall: unused variable)."""
+    used = {n.sym for n in loop.body.walk() if isinstance(n, ir.Name)}
+    kept = tuple(kv for kv in loop.kept if kv.sym in used)
+    return loop if len(kept) == len(loop.kept) else replace(loop, kept=kept)
 
 
 def _pure_decl(s: ir.Stmt, kept: set[int]) -> bool:
@@ -270,6 +366,8 @@ class _Folder:
     symbols: dict[int, ir.Symbol]
     #: Whether a limit may read memory (no thread changes it before the guard reads it).
     memory_limits: bool = True
+    #: Whether ``index >= limit`` folds too, as the loop's start (not in a full-block version).
+    lower_bounds: bool = False
 
     def split(self, terms: list[ir.Expr], wanted=lambda bound: True) -> tuple[list[ir.ThreadBound], list[ir.Expr]]:
         """The terms that fold into (wanted) bounds, and the others, in order."""
@@ -287,16 +385,31 @@ class _Folder:
             return self.first_thread_only(term)
         if not isinstance(term, ir.Binary) or term.op not in _FLIPPED:
             return None
+        # index < limit (or limit > index): the threads up to an end
         op, index, limit = term.op, term.lhs, term.rhs
         if op in (">", ">="):
             op, index, limit = _FLIPPED[op], term.rhs, term.lhs
+        found = self.index_and_limit(index, limit)
+        if found is not None:
+            return ir.ThreadBound(found[0], found[1], found[2], inclusive=(op == "<="))
+        if not self.lower_bounds:
+            return None
+        # index >= limit (or limit <= index): the threads from a start
+        op, index, limit = _FLIPPED[op], limit, index
+        found = self.index_and_limit(index, limit)
+        if found is None:
+            return None
+        return ir.ThreadBound(found[0], found[1], found[2], inclusive=(op == ">="), lower=True)
+
+    def index_and_limit(self, index: ir.Expr, limit: ir.Expr) -> tuple[str, ir.Expr, ir.Expr] | None:
+        """``(d, first, limit)`` when ``index`` is ``first + threadIdx.d`` exactly and ``limit``
+        the same for every thread of the block."""
         if not self.invariant(limit) or (not self.memory_limits and _reads_memory(limit, self.symbols)):
             return None
         found = self.first(index)
         if found is None or not found[2]:
             return None
-        dim, first, _ = found
-        return ir.ThreadBound(dim, first, self.expanded(limit), inclusive=(op == "<="))
+        return found[0], found[1], self.expanded(limit)
 
     def first_thread_only(self, term: ir.Binary) -> ir.ThreadBound | None:
         """``tid == 0`` where ``tid`` is the thread index itself: the threads through index 0."""

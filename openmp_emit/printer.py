@@ -28,6 +28,7 @@ class LoopNames:
     dynamic_shared: str = "dynamic_shared"
     chunk: str = "tx_chunk"
     teams: str = "teams"
+    thread_begin: tuple[str, str, str] = ("tx_begin", "ty_begin", "tz_begin")
 
     @staticmethod
     def avoiding(used: set[str]) -> "LoopNames":
@@ -41,6 +42,7 @@ class LoopNames:
             dynamic_shared=fresh_name("dynamic_shared", used),
             chunk=fresh_name("tx_chunk", used),
             teams=fresh_name("teams", used),
+            thread_begin=tuple(fresh_name(n, used) for n in ("tx_begin", "ty_begin", "tz_begin")),
         )
 
 

@@ -120,3 +120,43 @@ def _extent(lines: list[str], for_line: int) -> tuple[int, int]:
         if depth == 0 and i > for_line:
             return for_line + 1, i + 1
     raise AssertionError("unbalanced braces")
+
+
+GUARDS_LOWER = PROGRAMS / "openmp" / "guards_lower.cu"
+
+
+def _lower_bounds(program: ir.Program) -> dict[str, list[str]]:
+    """Kernel name -> its folded bounds, as ``x>=`` (a start) and ``x<`` (an end)."""
+    return {k.name: sorted(f"{b.dim}{'>=' if b.lower else '<'}" for n in k.walk() if isinstance(n, ir.ThreadLoop)
+                           for b in n.bounds) for k in program.kernels}
+
+
+def test_lower_sides_of_guards_fold_into_the_loop_start():
+    assert _lower_bounds(translate_file(GUARDS_LOWER).program) == {
+        # IN_RANGE(tx, i + 1, T - i - 2) && IN_RANGE(tx, validXmin, validXmax), the same in y,
+        # and the load's IN_RANGE(y, 0, rows - 1) && IN_RANGE(x, 0, cols - 1).
+        "halo2d": ["x<", "x<", "x<", "x>=", "x>=", "x>=", "y<", "y<", "y<", "y>=", "y>=", "y>="],
+        "interior": ["x<", "x>="],
+        "above": ["x>="],
+    }
+
+
+def test_the_flag_reset_before_a_guard_runs_in_a_loop_of_its_own():
+    kernel = next(k for k in translate_file(GUARDS_LOWER).program.kernels if k.name == "halo2d")
+    loops = [n for n in kernel.walk() if isinstance(n, ir.ThreadLoop)]
+    reset = next(i for i, loop in enumerate(loops) if [type(s) for s in loop.body.stmts] == [ir.ExprStmt]
+                 and isinstance(loop.body.stmts[0].expr, ir.Assign) and loop.body.stmts[0].expr.target.name == "computed")
+    guarded = loops[reset + 1]
+    assert not loops[reset].bounds and {b.dim for b in guarded.bounds if b.lower} == {"x", "y"}
+    assert not any(isinstance(n, ir.If) for n in guarded.body.walk())
+
+
+@pytest.mark.parametrize("schedule", ["auto", "blocks", "flat", "nested"])
+def test_lower_bounds_give_the_host_results(schedule, tmp_path):
+    _, run, _ = translate_build_run(GUARDS_LOWER, tmp_path, TranslateOptions(schedule=schedule))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+def test_lower_bounds_without_folding_give_the_same(tmp_path):
+    _, run, _ = translate_build_run(GUARDS_LOWER, tmp_path, TranslateOptions(disabled_passes=("guard-folding",)))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

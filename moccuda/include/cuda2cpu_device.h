@@ -352,6 +352,7 @@ inline void block_storage_check()
 }
 
 inline unsigned min_unsigned(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max_unsigned(unsigned a, unsigned b) { return a < b ? b : a; }
 
 /* Facts launch_begin has checked, stated for the optimizer at the start of each block: block
  * sizes within CUDA's limits, and blockIdx * blockDim + threadIdx within int range along each
