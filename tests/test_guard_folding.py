@@ -138,6 +138,7 @@ def test_lower_sides_of_guards_fold_into_the_loop_start():
         "halo2d": ["x<", "x<", "x<", "x>=", "x>=", "x>=", "y<", "y<", "y<", "y>=", "y>=", "y>="],
         "interior": ["x<", "x>="],
         "above": ["x>="],
+        "through_flag": ["x<", "x>="],
     }
 
 

@@ -82,6 +82,15 @@ __global__ void above(int *out, int lo)
         out[blockIdx.x * blockDim.x + t] += t + lo;
 }
 
+// The guard through a bool holding its comparisons (pathfinder's `isValid`).
+__global__ void through_flag(int *out, int lo, int hi)
+{
+    int t = threadIdx.x;
+    bool ok = IN_RANGE(t, lo, hi);
+    if (ok)
+        out[blockIdx.x * blockDim.x + t] = 3 * t;
+}
+
 int main()
 {
     int bad = 0;
@@ -136,6 +145,18 @@ int main()
                 bad = 1;
                 break;
             }
+        }
+    }
+    memset(c, 0, sizeof c);
+    cudaMemcpy(d_c, c, sizeof c, cudaMemcpyHostToDevice);
+    through_flag<<<G, B>>>(d_c, 7, 40);
+    cudaMemcpy(c, d_c, sizeof c, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < G * B; i++) {
+        int t = i % B, want = (t >= 7 && t <= 40) ? 3 * t : 0;
+        if (c[i] != want) {
+            printf("through_flag %d: %d != %d\n", i, c[i], want);
+            bad = 1;
+            break;
         }
     }
     printf(bad ? "FAIL\n" : "PASS\n");
