@@ -245,12 +245,10 @@ def _arch_groups(texts: dict[str, bytes], functions: dict[str, list[tuple[int, i
 
 def _with_views(text: bytes, device_functions: list[tuple[int, int]], groups: list[ConditionalGroup],
                 arch: int) -> bytes:
-    """``text`` with the device-only functions' bodies and ``groups``' conditions as the device pass reads them."""
-    out = bytearray(rewrite(text, device_functions, arch))
-    for g in groups:
-        for start, end in g.conditions:
-            out[start:end] = device_view(text[start:end], arch)
-    return bytes(out)
+    """``text`` with the device-only functions' bodies and ``groups`` as the device pass reads them:
+    their conditions, and ``__CUDA_ARCH__`` as a value in the code they hold (an enumerator
+    ``SHM_BANKS = (__CUDA_ARCH__ >= 200) ? 32 : 16`` under ``#ifdef __CUDA_ARCH__``)."""
+    return rewrite(text, device_functions + [(g.start, g.end) for g in groups], arch)
 
 
 def device_views(tu: ci.TranslationUnit, texts: dict[str, bytes], arch: int,

@@ -5,6 +5,8 @@ test_device_code_sees_cuda_arch, test_device_code_selected_at_namespace_scope)."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cuda_front.device_arch_view import device_view, rewrite
@@ -95,3 +97,12 @@ def test_a_macro_host_code_uses_keeps_the_host_view(tmp_path):
     source = ("#ifdef __CUDA_ARCH__\n#define WIDTH 32\n#else\n#define WIDTH 64\n#endif\n"
               "__device__ int width() { return WIDTH; }\nint host_width() { return WIDTH; }\n")
     assert _as_parsed(tmp_path, source).startswith("#ifdef __CUDA_ARCH__")
+
+
+def test_the_name_as_a_value_inside_a_group_taking_the_device_view(tmp_path):
+    # Rodinia dwt2d's TransformBuffer: the device branch names __CUDA_ARCH__ in an enumerator.
+    text = _as_parsed(tmp_path, "template <int N> struct Buffer {\n  enum {\n#ifdef __CUDA_ARCH__\n"
+                      "    BANKS = ((__CUDA_ARCH__ >= 200) ? 32 : 16),\n#else\n    BANKS = 16,\n#endif\n"
+                      "    SIZE = N + BANKS\n  };\n};\n"
+                      "__global__ void k(int *p) { *p = Buffer<4>::SIZE; }\n")
+    assert "#if 1" in text and re.search(r"BANKS = \(\(700 +>= 200\)", text), text
