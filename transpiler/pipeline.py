@@ -38,6 +38,7 @@ PIPELINE_ORDER = (
     "race-check",
     "reassociate-reductions",
     "guard-folding",
+    "uniform-kept",
     "thread-simd",
     "thread-order",
     "texture-span",
