@@ -181,9 +181,7 @@ def _inside(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def _device_only_declarations(declarations: list[ci.Cursor], group: ConditionalGroup) -> bool:
     """Whether every declaration that ``group`` holds is a device-only function (also inside a
-    namespace); the scopes that hold the group are entered.  A group inside any other declaration
-    (enumerators of an enum, part of a variable's initializer) holds a piece of it: not a device-only
-    function."""
+    namespace); the scopes that hold the group are entered."""
     pending = list(declarations)
     while pending:
         c = pending.pop()
@@ -199,9 +197,7 @@ def _device_only_declarations(declarations: list[ci.Cursor], group: ConditionalG
                 pending.extend(c.get_children())
                 continue
             return False
-        if start <= group.start and group.end <= end:
-            if c.kind not in _SCOPES:
-                return False
+        if c.kind in _SCOPES and start <= group.start and group.end <= end:
             pending.extend(c.get_children())
     return True
 

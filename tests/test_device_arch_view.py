@@ -83,16 +83,6 @@ def test_a_group_host_code_may_depend_on_keeps_the_host_view(tmp_path, held):
         _as_parsed(tmp_path, source + KERNEL)
 
 
-def test_a_group_inside_an_enum_keeps_the_host_view(tmp_path):
-    # Rodinia dwt2d's TransformBuffer: the enumerators are part of a class host code may use, and the
-    # device branch names __CUDA_ARCH__ as a value (in the device view, an undeclared identifier).
-    source = ("template <int N> struct Buffer {\n  enum {\n#ifdef __CUDA_ARCH__\n"
-              "    BANKS = ((__CUDA_ARCH__ >= 200) ? 32 : 16),\n#else\n    BANKS = 16,\n#endif\n"
-              "    SIZE = N + BANKS\n  };\n  int data[SIZE];\n};\n"
-              "__global__ void k(int *p) { __shared__ Buffer<4> b; b.data[0] = 1; *p = b.data[0]; }\n")
-    assert "#ifdef __CUDA_ARCH__" in _as_parsed(tmp_path, source)
-
-
 def test_a_macro_used_only_by_device_code_takes_the_device_view(tmp_path):
     # FAST is tested by a device function and by another group of device functions.
     text = _as_parsed(tmp_path, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800\n#define FAST\n#endif\n"
