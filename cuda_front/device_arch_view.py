@@ -162,8 +162,9 @@ def conditional_groups(name: str, text: bytes) -> list[ConditionalGroup]:
             continue
         for _, _, defines, kinds in open_groups:
             kinds.add(kind)
-            if kind in (b"define", b"undef"):
-                defines.add(_DEFINED_NAME.search(m.group(0)).group(1).decode())
+            defined = _DEFINED_NAME.search(m.group(0)) if kind in (b"define", b"undef") else None
+            if defined is not None:  # (a #define without a name is clang's error to report)
+                defines.add(defined.group(1).decode())
         if kind in (b"if", b"ifdef", b"ifndef"):
             open_groups.append((m.start(), [(m.start(), m.end())], set(), set()))
         elif kind == b"elif" and open_groups:

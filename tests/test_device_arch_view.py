@@ -11,6 +11,7 @@ import pytest
 
 from cuda_front.device_arch_view import device_view, rewrite
 from cuda_front.parse import parse_file
+from foundation.diagnostics import CompileError
 from foundation.options import TranslateOptions
 from transpiler.nvcc_flags import DEFAULT_DEVICE_ARCH, device_arch
 
@@ -106,3 +107,10 @@ def test_the_name_as_a_value_inside_a_group_taking_the_device_view(tmp_path):
                       "    SIZE = N + BANKS\n  };\n};\n"
                       "__global__ void k(int *p) { *p = Buffer<4>::SIZE; }\n")
     assert "#if 1" in text and re.search(r"BANKS = \(\(700 +>= 200\)", text), text
+
+
+def test_an_error_in_a_group_of_device_code_stays_clangs_located_error(tmp_path):
+    # The host parse's errors reach the device views first: a malformed directive there is clang's to report.
+    with pytest.raises(CompileError) as raised:
+        _as_parsed(tmp_path, "#if __CUDA_ARCH__ >= 700\n#define\n" + DEVICE_HELPER + "#endif\n" + KERNEL)
+    assert [(d.loc.line, d.message) for d in raised.value.diagnostics] == [(2, "macro name missing")]
