@@ -115,6 +115,8 @@ def divergent_barriers(kernel: ir.Kernel, ctx: PassContext) -> list[Diagnostic]:
     for node in kernel.walk():
         if not (isinstance(node, ir.Barrier) or (isinstance(node, ir.WarpCollective) and node.scope == "block")):
             continue
+        if isinstance(node, ir.WarpCollective) and node.op == "reduce":
+            continue  # a tile of several warps: its own threads reach it together, valid CUDA where other tiles do not
         d = found.barriers.get(id(node))
         if d is not None and d.level == Level.VARYING:
             cond = getattr(d.node, "cond", None)

@@ -22,6 +22,14 @@ becomes, in the thread loop:
 
 ``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
 
+A ``cg::reduce`` over a tile of several warps (``thread_block_tile<N>``, N > 32) is a block-scope
+collective: a ``Barrier`` between the phases, and phase B reads the caller's N-thread tile
+(``moccuda::warp::block_reduce``).  Every thread of the block must reach it; where only some tiles
+may, the split lowering gives the kernel to the fibers.  A reduce whose tile size is a template's
+parameter (unknown here) takes that form where every thread of the block reaches it together,
+which serves any size; elsewhere it stays a warp collective, and a size above 32 stops the program
+at run time with a message.
+
 In a kernel ``fiber-lowering`` took (it runs first), the sync point is a
 :class:`~foundation.ir.FiberBarrier` of warp scope (block scope for ``__syncthreads_count/and/or``
 and ``block.sync()``): the lanes of a warp run in rounds, each to its next synchronization, and
@@ -87,7 +95,7 @@ from barrier.accesses import is_pure_function
 from barrier.liveness import assigned_symbols, fresh_name
 from foundation import ir
 from foundation.diagnostics import unsupported, warning
-from foundation.passes import PassContext, map_kernels, register
+from foundation.passes import PassContext, map_kernels, register, split_unsupported
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
 
@@ -748,12 +756,11 @@ def _volatile_types(kernel: ir.Kernel, ctx: PassContext) -> dict[int, str]:
     return {sym: t for sym, t in types.items() if "volatile" in t}
 
 
-def _reached_by_every_thread(kernel: ir.Kernel, ctx: PassContext) -> frozenset:
+def _reached_by_every_thread(kernel: ir.Kernel, found: uniformity.Uniformity) -> frozenset:
     """The places of the warp collectives that every thread of a block reaches, as often as the
     others: under no condition, loop exit or return that may differ between threads.  (Places,
     as the lowering rebuilds the nodes; a place that holds several collectives counts only when
     all of them are reached so.)"""
-    found = uniformity.for_kernel(kernel, ctx)
     level: dict = {}
     for n in kernel.walk():
         if isinstance(n, ir.WarpCollective) and n.scope == "warp":
@@ -761,6 +768,19 @@ def _reached_by_every_thread(kernel: ir.Kernel, ctx: PassContext) -> frozenset:
             here = Level.UNKNOWN if d is None else d.level
             level[n.loc] = max(level.get(n.loc, Level.UNIFORM), here)
     return frozenset(loc for loc, lv in level.items() if lv == Level.UNIFORM)
+
+
+def _check_tiles_of_several_warps(kernel: ir.Kernel, found: uniformity.Uniformity) -> None:
+    """A ``cg::reduce`` over a tile of several warps is lowered at a barrier of the block, so every
+    thread of the block must reach it: where only some tiles may (valid CUDA, as each tile's own
+    threads all call it), the split lowering cannot express it, and the fiber lowering, whose
+    threads that skip a barrier wait at their next one, takes the kernel."""
+    for n in kernel.walk():
+        if isinstance(n, ir.WarpCollective) and n.scope == "block" and n.op == "reduce":
+            d = found.barriers.get(id(n))
+            if d is not None and d.level != Level.UNIFORM:
+                raise split_unsupported(n.loc, f"cg::reduce over a thread_block_tile of several warps where not "
+                                               f"every thread of the block may reach it ({d.why})")
 
 
 @register
@@ -780,13 +800,15 @@ class WarpCollectives:
             return kernel
         if any(isinstance(n, ir.FiberLoop) for n in grid.walk()):
             return self.fiber_kernel(kernel, grid, ctx, types)
+        found = uniformity.for_kernel(kernel, ctx)
+        _check_tiles_of_several_warps(kernel, found)
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         loc = kernel.loc
         epoch_name = fresh_name("warp_epoch", used)
         epoch = ir.Name(epoch_name, ctx.fresh_sym(epoch_name, "unsigned", "local", loc), loc=loc)
         params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
         lowering = WarpLowering(ctx, used, types, epoch, params, spaces=MemorySpaces.of(kernel, ctx),
-                                all_lanes=_reached_by_every_thread(kernel, ctx))
+                                all_lanes=_reached_by_every_thread(kernel, found))
         stmts = tuple(replace(s, body=replace(s.body, stmts=lowering.stmts(s.body.stmts, True)))
                       if isinstance(s, ir.ThreadLoop) else s for s in grid.body.stmts)
         if all(a is b for a, b in zip(stmts, grid.body.stmts)):
@@ -807,7 +829,7 @@ class WarpCollectives:
         epoch = ir.Name("", 0, loc=kernel.loc)
         params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
         lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True, spaces=MemorySpaces.of(kernel, ctx),
-                                all_lanes=_reached_by_every_thread(kernel, ctx))
+                                all_lanes=_reached_by_every_thread(kernel, uniformity.for_kernel(kernel, ctx)))
 
         def lower(s: ir.Stmt) -> ir.Stmt:
             if not isinstance(s, ir.FiberLoop):

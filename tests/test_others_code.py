@@ -739,6 +739,22 @@ def test_lane_exchanges_on_a_tile_of_several_warps_are_located_errors(tmp_path):
         in built.stderr and "Traceback" not in built.stderr, built.stderr
 
 
+def test_a_tile_of_several_warps_that_only_some_tiles_reduce_over_takes_the_fibers(tmp_path):
+    # Valid CUDA (each tile's threads all call it), but the split lowering reduces such tiles at
+    # the block's barrier: the fibers take the kernel, and the result is each tile's.
+    cu, built = _build(tmp_path, "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n#include <cstdio>\n"
+                       "namespace cg = cooperative_groups;\n__global__ void k(int *o) {\n"
+                       "  cg::thread_block_tile<64> t = cg::tiled_partition<64>(cg::this_thread_block());\n"
+                       "  if (threadIdx.x < 64) o[threadIdx.x] = cg::reduce(t, (int)threadIdx.x, cg::plus<int>());\n}\n"
+                       "int main() { int *o, h[64]; cudaMalloc(&o, sizeof h); k<<<1, 256>>>(o);\n"
+                       "  cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost); int e = 0;\n"
+                       "  for (int i = 0; i < 64; ++i) e += h[i] != 2016;\n  printf(e ? \"FAIL\\n\" : \"PASS\\n\"); return e; }\n")
+    assert built.returncode == 0 and "using the fiber fallback lowering" in built.stderr, built.stderr
+    assert "undefined behaviour" not in built.stderr, built.stderr
+    run = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
 def test_a_warp_operation_on_a_tile_of_several_warps_that_not_every_thread_reaches_stops_the_program(tmp_path):
     # The size is a template's parameter, and only some tiles call the reduction: the lowering
     # cannot use the block's barrier, and a warp's exchange cannot span several warps.
