@@ -337,7 +337,16 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.emit(f"for (unsigned {index[d]} = {begins[d]}; {index[d]} < {ends[d]}; ++{index[d]})")
         if s.simd and self.schedule != "nested" and not self.ambient:
             self.emit(f"#pragma omp simd{sums}")
-        self.emit(f"for (unsigned {index[inner]} = {begins[inner]}; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
+        if inner in begin_values:
+            # An int counter: gcc 12 cannot tell that (int)tx of an unsigned counter started at
+            # tx_begin does not wrap, takes the body's int indices for non-affine and leaves the
+            # loop scalar; a signed counter does not wrap (both ends are at most 1024).
+            counter = self.names.thread_counter["xyz".index(inner)]
+            self.emit(f"for (int {counter} = (int){begins[inner]}; {counter} < (int){ends[inner]}; ++{counter}) {{")
+            if _uses_builtin(s, "threadIdx") or s.kept or s.marks_exit or s.skip_exited or self.ambient:
+                self.emit(f"    const unsigned {index[inner]} = {counter};")
+        else:
+            self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
         self.emit("}")
         if values or begin_values:

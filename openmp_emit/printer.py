@@ -29,6 +29,7 @@ class LoopNames:
     chunk: str = "tx_chunk"
     teams: str = "teams"
     thread_begin: tuple[str, str, str] = ("tx_begin", "ty_begin", "tz_begin")
+    thread_counter: tuple[str, str, str] = ("tx_int", "ty_int", "tz_int")
 
     @staticmethod
     def avoiding(used: set[str]) -> "LoopNames":
@@ -43,6 +44,7 @@ class LoopNames:
             chunk=fresh_name("tx_chunk", used),
             teams=fresh_name("teams", used),
             thread_begin=tuple(fresh_name(n, used) for n in ("tx_begin", "ty_begin", "tz_begin")),
+            thread_counter=tuple(fresh_name(n, used) for n in ("tx_int", "ty_int", "tz_int")),
         )
 
 

@@ -161,3 +161,25 @@ def test_lower_bounds_give_the_host_results(schedule, tmp_path):
 def test_lower_bounds_without_folding_give_the_same(tmp_path):
     _, run, _ = translate_build_run(GUARDS_LOWER, tmp_path, TranslateOptions(disabled_passes=("guard-folding",)))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+def test_gcc_vectorizes_the_loops_that_start_past_a_lower_bound(tmp_path):
+    # A loop started at tx_begin counts in int: with an unsigned counter gcc 12 cannot tell that
+    # `int tx = threadIdx.x` does not wrap, finds the body's accesses non-affine and leaves the
+    # loop scalar (hotspot's stencil step).
+    source = without_line_markers(translate_file(GUARDS_LOWER, TranslateOptions(schedule="blocks")).source)
+    cpp = tmp_path / "guards_lower.cpp"
+    cpp.write_text(source)
+    built = compile_cpp(cpp, tmp_path / "guards_lower", ["-fopt-info-vec-optimized"], opt="-O3")
+    assert built.returncode == 0, built.stderr
+    lines = source.split("\n")
+    vectorized = {int(m.group(1)) for m in re.finditer(r"guards_lower\.cpp:(\d+):\d+: optimized: loop vectorized",
+                                                       built.stderr)}
+    started = [_extent(lines, i) for i, line in enumerate(lines) if line.strip().startswith("for (int tx_int = ")]
+    # halo2d's staging load stays scalar for another reason: its global index `y * cols + x` goes
+    # through `small * blockIdx.x`, unsigned arithmetic converted to int ("evolution of base is
+    # not affine"), as hotspot's does.
+    started = [(first, last) for first, last in started
+               if not any("= in[y * cols + x];" in line for line in lines[first - 1:last])]
+    missed = [first for first, last in started if not any(first <= n <= last for n in vectorized)]
+    assert len(started) == 4 and not missed, (started, missed, built.stderr[-3000:])
