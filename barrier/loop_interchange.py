@@ -182,6 +182,9 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
     block even where no thread does, so it must not be able to fault."""
     if not isinstance(loop, ir.For) or ir.contains(loop, ir.Barrier) or ir.contains(loop, ir.WarpSync):
         return None
+    loop = _header_at_block_level(loop, facts)
+    if loop is None:
+        return None
     header = _counter(loop, facts, uniform_step=True)
     if header is None:
         return None
@@ -227,6 +230,32 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
     if not (_profitable(inductions, kept_body, before, facts) or _unit_stride_in_threads(loop, facts)):
         return None
     return Candidate(loop, inductions, kept_body)
+
+
+def _header_at_block_level(loop: ir.For, facts) -> ir.For | None:
+    """``loop`` with the locals of its header (``int depth = nz; for (...; z < depth; ...)``,
+    ``i += stride``) replaced by their definitions: the moved loop runs outside every thread loop,
+    where the thread's locals are not declared.  They are immutable there (or the header is not
+    uniform and the loop does not move); None when a local is left (defined too deep)."""
+    counter = loop.init.sym if isinstance(loop.init, ir.VarDecl) else None
+
+    def expand(e: ir.Expr | None) -> ir.Expr | None:
+        if e is None:
+            return None
+        for _ in range(4):  # locals defined from locals, a few deep
+            e = _rewrite_names(e, lambda m: facts.local_init[m.sym] if m.sym != counter and m.sym in facts.local_init
+                               and m.sym not in facts.mutable else m)
+        return e
+    init = loop.init
+    if isinstance(init, ir.VarDecl):
+        init = replace(init, init=expand(init.init))
+    header = replace(loop, init=init, cond=expand(loop.cond), step=expand(loop.step))
+    for part in (header.init, header.cond, header.step):
+        for n in (part.walk() if part is not None else ()):
+            symbol = facts.symbols.get(n.sym) if isinstance(n, ir.Name) else None
+            if symbol is not None and n.sym != counter and symbol.kind == "local":
+                return None
+    return header
 
 
 def _jumps_out(node: ir.Node, in_loop: bool = False, in_switch: bool = False) -> bool:

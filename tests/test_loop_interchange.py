@@ -132,19 +132,19 @@ def test_grid_stride_loops_move(grid_stride_translations):
     thread's index and each thread takes its element behind the loop's own bound.  Loops that
     leave early, or whose start is not the thread's index plus a uniform value, keep theirs."""
     kernels = {k.name: k for k in grid_stride_translations["on"].program.kernels}
-    for name in ("sum_size_t", "scale_int", "rows_2d"):
+    for name in ("sum_size_t", "scale_int", "copy_through_locals", "rows_2d"):
         (loop,) = _block_level_loops(kernels[name])
         assert _thread_loops_in(loop) == 1, (name, loop)
         assert isinstance(loop.step, ir.Assign) and loop.step.op == "+=", loop
     # graphExecution's reduce: warp shuffles beyond the barrier after the loop (and the block's
     # cooperative-groups handle before it) leave it free to move; an atomic between the same
     # barriers does not
-    moved = [s for s in _block_level_loops(kernels["block_sums"]) if s.loc.line == 66]
+    moved = [s for s in _block_level_loops(kernels["block_sums"]) if s.loc.line == 77]
     assert len(moved) == 1 and _thread_loops_in(moved[0]) == 1, _block_level_loops(kernels["block_sums"])
     for name in ("first_above", "pairs", "count_above"):
         assert not _block_level_loops(kernels[name]), name
-    grid_stride_lines = {s.loc.line for k in kernels.values() for s in _block_level_loops(k) if s.loc.line != 72}
-    assert len(grid_stride_lines) == 4, grid_stride_lines  # 72: block_sums' shuffle tree
+    grid_stride_lines = {s.loc.line for k in kernels.values() for s in _block_level_loops(k) if s.loc.line != 83}
+    assert len(grid_stride_lines) == 5, grid_stride_lines  # 83: block_sums' shuffle tree
     assert not any(s.loc.line in grid_stride_lines
                    for k in grid_stride_translations["off"].program.kernels for s in _block_level_loops(k))
     source = grid_stride_translations["on"].source

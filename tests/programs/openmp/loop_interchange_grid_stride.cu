@@ -26,6 +26,17 @@ __global__ void scale_int(const float *in, float *out, int n, float factor)
         out[i] = in[i] * factor;
 }
 
+// The stride and the bound through the thread's locals: the moved loop runs outside the thread
+// loops, where they are not declared, so its header spells their definitions.
+__global__ void copy_through_locals(const float *in, float *out, int n)
+{
+    int stride = blockDim.x * gridDim.x;
+    int start = blockIdx.x * blockDim.x + threadIdx.x;
+    int limit = n;
+    for (int i = start; i < limit; i += stride)
+        out[i] = -in[i];
+}
+
 // Two-dimensional blocks: threads of one row share a start (the loop uses threadIdx.x only).
 __global__ void rows_2d(const float *in, float *out, int n)
 {
@@ -88,13 +99,14 @@ __global__ void count_above(const float *in, int *count, int n, float limit)
 int main()
 {
     const int n = 100003, blocks = 7, threads = 64, total = blocks * threads;
-    float *in, *scaled, *rows, *paired;
+    float *in, *scaled, *rows, *paired, *negated;
     double *sums, *block_totals;
     int *found, *count;
     cudaMallocManaged(&in, n * sizeof(float));
     cudaMallocManaged(&scaled, n * sizeof(float));
     cudaMallocManaged(&rows, 3 * n * sizeof(float));
     cudaMallocManaged(&paired, n * sizeof(float));
+    cudaMallocManaged(&negated, n * sizeof(float));
     cudaMallocManaged(&sums, total * sizeof(double));
     cudaMallocManaged(&found, total * sizeof(int));
     cudaMallocManaged(&block_totals, blocks * sizeof(double));
@@ -108,6 +120,7 @@ int main()
 
     sum_size_t<<<blocks, threads>>>(in, sums, n);
     scale_int<<<blocks, threads>>>(in, scaled, n, 1.5f);
+    copy_through_locals<<<blocks, threads>>>(in, negated, n);
     rows_2d<<<blocks, dim3(threads, 3)>>>(in, rows, n);
     first_above<<<blocks, threads>>>(in, found, n, 142.0f);
     pairs<<<blocks, threads>>>(in, paired, n - 1);
@@ -153,7 +166,7 @@ int main()
         return 1;
     }
     for (int i = 0; i < n; ++i) {
-        bool ok = scaled[i] == in[i] * 1.5f;
+        bool ok = scaled[i] == in[i] * 1.5f && negated[i] == -in[i];
         for (int row = 0; row < 3; ++row)
             ok = ok && rows[row * n + i] == in[i] + row;
         if (i % 2 == 0 && i + 1 < n)
