@@ -17,6 +17,10 @@ block-level statements:
     block level, so ``for (int s = blockDim.x / 2; s > 0; s >>= 1)`` stays a plain ``for``;
   - any other condition is computed by the threads into a per-block helper (the paper's Fig. 8),
     and the block-level loop tests the helper;
+  - an ``if`` around warp collectives only may differ between the warps of a block: its thread
+    loops are guarded by the condition, recorded per thread where the branch can change what it
+    reads, tested again in each loop where it cannot (``threadIdx.y == 0``, which
+    ``guard-folding`` then makes the loops' bound);
   - before anything is lowered, :mod:`barrier.uniformity` checks that every barrier is reached
     by all threads of a block or by none: control that differs between threads (a condition
     computed from ``threadIdx`` or an atomic's result, through locals, calls and per-thread
@@ -55,10 +59,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from barrier import uniformity
+from barrier.accesses import reads_memory_or_changes_state
 from barrier.liveness import assigned_symbols, assigned_variable, fresh_name
 from barrier.uniformity import Level
 from foundation import ir
 from foundation.diagnostics import CompileError, error
+from foundation.integer_types import integer_kind
 from foundation.passes import KernelReport, PassContext, map_kernels, register, split_unsupported
 
 LOOPS = (ir.For, ir.While, ir.DoWhile)
@@ -128,6 +134,12 @@ def varies_with_thread(e: ir.Node, dependent: set[int]) -> bool:
     return any(varies_with_thread(c, dependent) for c in e.children())
 
 
+def _arithmetic(type_: str) -> bool:
+    """An integer, floating or ``bool`` type, ``const`` or not: a value, not a way to memory."""
+    plain = " ".join(w for w in type_.split() if w not in ("const", "volatile"))
+    return integer_kind(plain) is not None or plain in ("bool", "float", "double")
+
+
 def _construct_name(s: ir.Stmt) -> str:
     return {ir.For: "for", ir.While: "while", ir.DoWhile: "do/while", ir.If: "if", ir.Block: "block",
             ir.Switch: "switch"}.get(
@@ -147,6 +159,7 @@ class Lowering:
     #: parameters assigned somewhere (each thread has its own copy)
     assigned_params: set[int]
     block_decls: list[ir.Stmt] = field(default_factory=list)
+    _aliased: set[int] | None = None
 
     def fresh(self, base: str, type_: str, loc) -> tuple[str, int]:
         name = fresh_name(base, self.used_names)
@@ -255,15 +268,58 @@ class Lowering:
         every thread loop guarded by it.  (CUDA requires the lanes a collective names to reach it;
         a condition uniform per warp, ``if (warp == 0)``, is then exactly right.)"""
         loc = s.loc
-        name, sym = self.per_thread_array("pred", s)
-        taken = per_thread(name, sym, loc)
-        record = ir.ExprStmt(ir.Assign("=", taken, s.cond, loc=loc), loc=loc)
-        out: list[ir.Stmt] = [ir.ThreadLoop(ir.Block((record,), loc=loc), loc=loc)]
+        out: list[ir.Stmt] = []
+        if self.recomputable(s.cond, s):
+            # The condition has the same value wherever the thread tests it inside the ``if``
+            # (``threadIdx.y == 0``): each thread loop tests it itself, a guard that
+            # ``guard-folding`` can make the loop's bound, where a recorded predicate would
+            # have every thread of the block read its flag.
+            taken = s.cond
+        else:
+            name, sym = self.per_thread_array("pred", s)
+            taken = per_thread(name, sym, loc)
+            record = ir.ExprStmt(ir.Assign("=", taken, s.cond, loc=loc), loc=loc)
+            out.append(ir.ThreadLoop(ir.Block((record,), loc=loc), loc=loc))
         out += guard_thread_loops(self.lower(ir.as_block(s.then).stmts, loop, via, loc), taken)
         if s.otherwise is not None:
             other = self.lower(ir.as_block(s.otherwise).stmts, loop, via, loc)
             out += guard_thread_loops(other, ir.Unary("!", taken, loc=loc))
         return out
+
+    def recomputable(self, cond: ir.Expr, s: ir.Stmt) -> bool:
+        """Does ``cond`` give each thread the same value anywhere inside ``s`` as at its start?
+        It reads no memory and calls only pure functions, and the variables it reads are
+        arithmetic locals or parameters that ``s`` does not assign and that nothing in the
+        kernel can change behind their names (through an address, a reference or a call)."""
+        symbols = self.ctx.symbols
+        changed = assigned_symbols(s) | self.aliased_symbols()
+        for n in cond.walk():
+            if reads_memory_or_changes_state(n):
+                return False
+            if isinstance(n, ir.Name):
+                symbol = symbols.get(n.sym)
+                if (symbol is None or symbol.kind not in ("local", "param") or n.sym in changed
+                        or n.sym in self.assigned_params or not _arithmetic(symbol.type)):
+                    return False
+        return True
+
+    def aliased_symbols(self) -> set[int]:
+        """Variables some statement of the kernel may change other than by assigning them by
+        name: their address is taken, a reference is bound to them, or a call receives them
+        (a parameter of reference type)."""
+        if self._aliased is None:
+            aliased: set[int] = set()
+            for n in self.kernel.walk():
+                if isinstance(n, ir.Unary) and n.op == "&":
+                    aliased |= {m.sym for m in n.operand.walk() if isinstance(m, ir.Name)}
+                elif isinstance(n, ir.VarDecl) and n.storage != "auto":
+                    aliased.add(n.sym)  # a static local: the block's threads share it
+                elif isinstance(n, ir.VarDecl) and "&" in n.type and n.init is not None:
+                    aliased |= {m.sym for m in n.init.walk() if isinstance(m, ir.Name)}
+                elif isinstance(n, (ir.Call, ir.IndirectCall, ir.Construct)):
+                    aliased |= {m.sym for arg in n.children() for m in arg.walk() if isinstance(m, ir.Name)}
+            self._aliased = aliased
+        return self._aliased
 
     def warp_loop(self, s: ir.Stmt, via: tuple[str, ...]) -> list[ir.Stmt]:
         """A loop around warp collectives.  With a block-level header and no ``break``/``continue``

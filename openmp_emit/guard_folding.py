@@ -34,7 +34,10 @@ which prints as ``for (unsigned tx = 0; tx < tx_end; ++tx)`` with ``tx_end`` com
 In the final guard the other side folds too: ``index >= limit`` (``index > limit``, ``limit <=
 index``) is a *lower* bound, and the loop starts past the threads that fail it (a prefix, as the
 index grows by one per thread without wrapping): ``tx_begin`` is ``moccuda::threads_below(first,
-limit, blockDim.x)``.  Leading statements that reset a kept flag to a value read from no memory
+limit, blockDim.x)``.  An equality ``threadIdx.y == c`` is both bounds: the threads of row
+``c``, none where ``c`` is past ``blockDim.y``.  What the guard held may end in a guard again
+(``if (threadIdx.y == 0) { if (threadIdx.x == 0) ... }``, the two nested by
+``barrier-interchange``'s guarded warp branches): it folds too.  Leading statements that reset a kept flag to a value read from no memory
 (``computed = false;``, GPU halo tiling's way to remember which threads computed) may stand
 between the prefix and the guard: they run for every thread in a loop of their own just before
 the guarded one.  Each thread's reset still precedes its own guarded statements, and a reset
@@ -124,9 +127,13 @@ def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tuple[ir.S
     if node.marks_exit or node.bounds or node.fast_body:
         return (node,)
     folded = _fold_final_guard(node, symbols)
-    if folded != (node,):
-        return folded
-    return (_version_for_full_blocks(node, symbols),)
+    if folded == (node,):
+        return (_version_for_full_blocks(node, symbols),)
+    # What the guard held may end in a guard of its own (if (threadIdx.y == 0) { if
+    # (threadIdx.x == 0) ... }): the threads that pass both.
+    while (inner := _fold_final_guard(folded[-1], symbols)) != (folded[-1],):
+        folded = folded[:-1] + inner
+    return folded
 
 
 def _prefix(stmts: tuple[ir.Stmt, ...], kept: set[int]) -> dict[int, ir.VarDecl]:
@@ -260,7 +267,7 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tup
     else:
         body = stmts[:n] + _spliced(guard.then, stmts[:n])
     folded = _binding_used(replace(node, body=replace(node.body, stmts=without_unused_decls(body, set(prefix))),
-                                   bounds=tuple(bounds)))
+                                   bounds=node.bounds + tuple(bounds)))
     if not resets:
         return (folded,)
     # The resets sum nothing (a reduction clause belongs to the loop that stores the sum).
@@ -373,16 +380,21 @@ class _Folder:
         """The terms that fold into (wanted) bounds, and the others, in order."""
         bounds, rest = [], []
         for term in terms:
-            bound = self.bound(term)
-            if bound is None or not wanted(bound):
+            found = self.bounds(term)
+            if not found or not all(wanted(b) for b in found):
                 rest.append(term)
             else:
-                bounds.append(replace(bound, loc=term.loc))
+                bounds.extend(replace(b, loc=term.loc) for b in found)
         return bounds, rest
 
-    def bound(self, term: ir.Expr) -> ir.ThreadBound | None:
+    def bounds(self, term: ir.Expr) -> tuple[ir.ThreadBound, ...]:
+        """The bounds that admit exactly the threads passing ``term``, or none."""
         if isinstance(term, ir.Binary) and term.op == "==":
-            return self.first_thread_only(term)
+            return self.equality(term)
+        bound = self.bound(term)
+        return () if bound is None else (bound,)
+
+    def bound(self, term: ir.Expr) -> ir.ThreadBound | None:
         if not isinstance(term, ir.Binary) or term.op not in _FLIPPED:
             return None
         # index < limit (or limit > index): the threads up to an end
@@ -411,14 +423,22 @@ class _Folder:
             return None
         return found[0], found[1], self.expanded(limit)
 
-    def first_thread_only(self, term: ir.Binary) -> ir.ThreadBound | None:
-        """``tid == 0`` where ``tid`` is the thread index itself: the threads through index 0."""
+    def equality(self, term: ir.Binary) -> tuple[ir.ThreadBound, ...]:
+        """``tid == 0`` where ``tid`` is the thread index itself: the threads through index 0.
+        Where lower bounds fold, ``threadIdx.y == c`` (an index ``first + threadIdx.d`` equal
+        to a value the same for every thread): the threads from index ``c`` through index
+        ``c``, none where ``c`` is past the block."""
         for index, value in ((term.lhs, term.rhs), (term.rhs, term.lhs)):
-            if isinstance(value, ir.Literal) and value.text in ("0", "0u", "0U"):
-                found = self.first(index)
-                if found is not None and found[2] and _is_zero(found[1]):
-                    return ir.ThreadBound(found[0], found[1], value, inclusive=True)
-        return None
+            found = self.index_and_limit(index, value)
+            if found is None:
+                continue
+            dim, first, limit = found
+            if isinstance(value, ir.Literal) and value.text in ("0", "0u", "0U") and _is_zero(first):
+                return (ir.ThreadBound(dim, first, value, inclusive=True),)
+            if self.lower_bounds:
+                return (ir.ThreadBound(dim, first, limit, inclusive=True, lower=True),
+                        ir.ThreadBound(dim, first, limit, inclusive=True))
+        return ()
 
     def first(self, e: ir.Expr) -> tuple[str, ir.Expr, bool] | None:
         """``(d, e at threadIdx.d = 0, exact)`` when ``e`` is ``threadIdx.d`` plus a

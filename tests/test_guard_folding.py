@@ -43,10 +43,13 @@ def test_foldable_guards_fold_and_the_others_stay():
         "block_start_local": ["x"],
         # tid - 1 wraps at tid == 0 in unsigned arithmetic: the threads passing are not a prefix.
         "unsigned_minus": [],
+        # An equality: the threads from the value through the value (none past the block).
+        "one_row": ["x", "y", "y"],
+        "one_element": ["x", "x"],
     }
 
 
-@pytest.mark.parametrize("schedule", ["auto", "blocks", "nested"])
+@pytest.mark.parametrize("schedule", ["auto", "blocks", "nested", "flat"])
 def test_folded_guards_give_the_host_results(schedule, tmp_path):
     _, run, _ = translate_build_run(GUARDS, tmp_path, TranslateOptions(schedule=schedule))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

@@ -162,6 +162,28 @@ def test_warp_operations_under_warp_uniform_branches(tmp_path):
     run_program("uniform_branch", tmp_path)
 
 
+@covers("Warp shuffles", "warp collectives under a guard on threadIdx.y or threadIdx.z (rows that are whole warps)",
+        note="the guard bounds the thread loops of its branch: only that row's threads run them")
+def test_collectives_under_a_thread_index_guard_run_only_its_threads(tmp_path):
+    """The second stage of a 2-D block reduction, ``if (threadIdx.y == 0) { ... __shfl_down_sync
+    ... }``, recorded its guard per thread, and every thread loop of the branch went through all
+    of the block's threads to test its flag (HeCBench's jacobi spent 70% of its time there).  A
+    guard that keeps its value through the branch is now tested in each thread loop, and
+    guard-folding makes it the loop's bound; guards the branch can change stay recorded."""
+    result = run_program("thread_guards", tmp_path)
+    (kernel,) = result.program.kernels
+    loops = [n for n in kernel.walk() if isinstance(n, ir.ThreadLoop)]
+    bounded = [sorted({b.dim for b in loop.bounds}) for loop in loops if loop.bounds]
+    # The first row and layer: a y and a z bound on each loop of that branch; row 5 and row 1
+    # (through the local): a y range from the row through the row, in each loop of the branch.
+    assert bounded.count(["y", "z"]) >= 3, bounded
+    rows = [sorted((b.lower, b.limit.text) for b in loop.bounds) for loop in loops if {b.dim for b in loop.bounds} == {"y"}]
+    assert rows.count([(False, "5"), (True, "5")]) >= 2 and rows.count([(False, "1"), (True, "1")]) >= 2, rows
+    # Only the shared flag that its branch clears and the local that its branch assigns are recorded.
+    recorded = sorted(n.name for n in kernel.walk() if isinstance(n, ir.VarDecl) and n.name.startswith("pred_"))
+    assert len(recorded) == 2, recorded
+
+
 @covers("Warp shuffles", "continue in a loop around __syncwarp() exchanges (block-uniform or warp-uniform; "
         "before, between or after the exchanges; the loop's body holding a while of exchanges)")
 def test_continue_in_loops_around_warp_syncs(tmp_path):
@@ -310,9 +332,10 @@ def test_collective_in_a_device_function_template_with_undeducible_arguments_is_
 
 
 def test_lowered_collectives_are_exchanges_around_warp_splits(tmp_path):
-    """After the pipeline no collective is left; a warp-uniform `if` became a per-thread predicate
-    (no block-level helper) and the collective under it its own stamp array; the shuffle every
-    thread reaches needs none."""
+    """After the pipeline no collective is left; a warp-uniform `if` guards each thread loop of its
+    branch (no block-level helper; a condition that reads only threadIdx is tested again in
+    each, not recorded per thread) and the collective under it has its own stamp array; the
+    shuffle every thread reaches needs none."""
     cu = tmp_path / "t.cu"
     cu.write_text("__global__ void k(int *a) {\n"
                   "  int v = a[threadIdx.x];\n"
@@ -320,7 +343,7 @@ def test_lowered_collectives_are_exchanges_around_warp_splits(tmp_path):
                   "  v += __shfl_xor_sync(0xffffffff, v, 1);\n"
                   "  a[threadIdx.x] = v;\n}\n")
     source = translate_file(cu).source
-    assert "bool pred_3[1024];" in source
-    assert "if (pred_3[" in source
+    assert "pred_3" not in source and "cond_3" not in source
+    assert source.count("if (threadIdx.x / 32 == 1) {") == 2  # phase A and phase B
     assert source.count("_stamp[1024] = {};") == 1 and "shfl_xor_4_stamp" not in source
     assert "moccuda::warp::reduce<moccuda::warp::Add>(" in source and "moccuda::warp::shfl_xor(" in source

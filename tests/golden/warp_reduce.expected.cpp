@@ -28,7 +28,6 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
         float v_per_thread[1024];
         float shfl_down_12_value_per_thread[1024];
         float shfl_xor_18_value_per_thread[1024];
-        bool pred_16[1024];
         unsigned warp_epoch = 1;
         float shfl_down_12[1024];
         unsigned shfl_xor_18_stamp[1024] = {};
@@ -94,19 +93,12 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
 #pragma omp simd
         for (unsigned tx = 0; tx < blockDim.x; ++tx) {
             const uint3 threadIdx = {tx, ty, tz};
-            int warp = threadIdx.x / 32;
-            pred_16[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = warp == 0;
-        }
-        for (unsigned tz = 0; tz < blockDim.z; ++tz)
-        for (unsigned ty = 0; ty < blockDim.y; ++ty)
-#pragma omp simd
-        for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-            const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
             auto &v = v_per_thread[thread];
             auto &shfl_xor_18_value = shfl_xor_18_value_per_thread[thread];
             int lane = threadIdx.x % 32;
-            if (pred_16[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x]) {
+            int warp = threadIdx.x / 32;
+            if (warp == 0) {
                 v = lane < (int)blockDim.x / 32 ? partial[lane] : 0.0f;
                 shfl_xor_18_value = v;
                 shfl_xor_18_stamp[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = warp_epoch;
@@ -122,7 +114,8 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
             auto &v = v_per_thread[thread];
             auto &shfl_xor_18_value = shfl_xor_18_value_per_thread[thread];
             int lane = threadIdx.x % 32;
-            if (pred_16[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x]) {
+            int warp = threadIdx.x / 32;
+            if (warp == 0) {
                 v += moccuda::warp::shfl_xor(shfl_xor_18, shfl_xor_18_stamp, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_xor_18_value, 1, 32);
                 if (lane == 0) {
                     out[blockIdx.x] = v;

@@ -115,6 +115,19 @@ __global__ void block_start_local(int *out, int n)  // the block's first index i
     if (i < n) out[i] = 4 * i + 1;
 }
 
+__global__ void one_row(int *out, int row)          // threadIdx.y == row: the threads from row through row
+{
+    const int b = blockIdx.x, x = threadIdx.x, y = threadIdx.y;  // launched with 16 x 4 threads
+    if (y == row && x < 10)
+        out[(b * 4 + y) * 16 + x] = 7 * x + row;
+}
+
+__global__ void one_element(int *out, int n)       // i == n - 3: the one thread of the grid at that index
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == n - 3) out[i] = -i;
+}
+
 int main()
 {
     const int n = 1000, block = 96, grid = (n + block - 1) / block, total = grid * block;
@@ -224,6 +237,18 @@ int main()
     block_start_local<<<grid, block>>>(d, n);
     for (int i = 0; i < n; ++i) expect[i] = 4 * i + 1;
     check("block_start_local");
+    reset();
+    for (int row = 2; row <= 6; row += 2) {  // rows 4 and 6 are past the blocks' 4 rows: no thread writes
+        one_row<<<3, dim3(16, 4)>>>(d, row);
+        for (int b = 0; b < 3 && row < 4; ++b)
+            for (int x = 0; x < 10; ++x)
+                expect[(b * 4 + row) * 16 + x] = 7 * x + row;
+    }
+    check("one_row");
+    reset();
+    one_element<<<grid, block>>>(d, n);
+    expect[n - 3] = -(n - 3);
+    check("one_element");
     cudaFree(input);
 
     cudaFree(limits);
