@@ -40,6 +40,7 @@ def test_auto_picks_flat_only_without_shared_memory_or_barriers():
     assert chosen.pop("two_d") == "blocks"  # 16x8 blocks: see the next test
     # Its `?:` guard gets a whole-block version, chosen per block: code around the thread loop.
     assert chosen.pop("conditional_type") == "blocks"
+    assert chosen.pop("one_row") == "blocks"  # 16x4 blocks: rows shorter than flat's chunks
     assert set(chosen.values()) == {"flat"}
 
 
