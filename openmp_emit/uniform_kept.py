@@ -3,11 +3,12 @@ becomes one variable of the block, assigned once before the thread loop.
 
 Requires: ``guard-folding`` (thread loops have their final bounds).  ``barrier-split`` keeps a
 variable that lives across a split in per-thread storage, ``v_per_thread[thread]``.  Where each
-assignment of it is ``v = e;`` at the top of a thread loop with ``e`` the same for every thread
-(arithmetic on parameters, ``blockIdx``, ``blockDim``, ``gridDim``, literals and block-level
-variables the loop does not change; no memory read, no call, no division), every thread holds the
-same value at every point, so one variable of the block holds it: the assignment runs once, just
-before the loop, and the loops read the variable itself.  A read of per-thread storage in a
+change of it is ``v = e;``, ``v op= e;`` or ``v++;`` at the top of a thread loop with ``e`` the
+same for every thread (arithmetic on parameters, ``blockIdx``, ``blockDim``, ``gridDim``,
+literals and block-level variables the loop does not change; no memory read, no call, no
+division), every thread holds the same value at every point, so one variable of the block holds
+it: the change runs once, just before the loop, and the loops read the variable itself (a
+uniform loop counter across barriers, Rodinia backprop's ``for (i = 1; ...; i++)``, is one).  A read of per-thread storage in a
 vectorized thread loop is a load per lane; a read of the block's variable is a broadcast that gcc
 keeps in a register (Rodinia kmeans' ``c_clusters[cluster_base_index + j]`` was a gather of equal
 addresses).
@@ -15,7 +16,7 @@ addresses).
 The value is the same in every thread that reads it, so the results are the same.  A variable
 qualifies only when
 
-* each of its assignments is such a top-level ``v = e;`` that no earlier statement of its loop
+* each of its changes is such a top-level statement that no earlier statement of its loop
   mentions ``v`` (a thread would otherwise read the value a previous thread just assigned), and
   nothing else changes it or takes its address;
 * it is a scalar of arithmetic type, and no parameter, block-level declaration or other
@@ -54,6 +55,7 @@ from foundation.integer_types import integer_kind
 from foundation.passes import PassContext, map_kernels, register
 
 _ARITHMETIC_OPS = frozenset("+ - * << >> & | ^".split())
+_ASSIGN_OPS = frozenset("= += -= *= <<= >>= &= |= ^=".split())
 
 
 @register
@@ -134,11 +136,21 @@ def _plain(type_: str) -> str:
 
 
 def _assigned_uniform(stmt: ir.Stmt) -> int | None:
-    """The variable ``stmt`` assigns when it is ``v = e;``."""
-    if (isinstance(stmt, ir.ExprStmt) and isinstance(stmt.expr, ir.Assign) and stmt.expr.op == "="
-            and isinstance(stmt.expr.target, ir.Name)):
-        return stmt.expr.target.sym
+    """The variable ``stmt`` changes when it is ``v = e;``, ``v op= e;`` (no division) or
+    ``v++;`` / ``v--;``."""
+    if not isinstance(stmt, ir.ExprStmt):
+        return None
+    e = stmt.expr
+    if isinstance(e, ir.Assign) and e.op in _ASSIGN_OPS and isinstance(e.target, ir.Name):
+        return e.target.sym
+    if isinstance(e, ir.Unary) and e.op in ("++", "--") and isinstance(e.operand, ir.Name):
+        return e.operand.sym
     return None
+
+
+def _assigned_value(stmt: ir.ExprStmt) -> ir.Expr:
+    """What ``stmt`` (as :func:`_assigned_uniform` reads it) combines with the variable."""
+    return stmt.expr.value if isinstance(stmt.expr, ir.Assign) else ir.Literal("1")
 
 
 def _qualifies(sym: int, loops: list[ir.ThreadLoop], in_blocks: set[int], fixed_names: set[int],
@@ -169,18 +181,19 @@ def _qualifies(sym: int, loops: list[ir.ThreadLoop], in_blocks: set[int], fixed_
 
 def _uniform_assignments(sym: int, body: ir.Block, loop: ir.ThreadLoop, kept_here: set[int],
                          symbols: dict[int, ir.Symbol]) -> list[ir.Stmt] | None:
-    """The top-level ``v = e;`` of ``body`` with ``e`` block-invariant, where they are the only
-    changes of ``v`` and no statement before them mentions it; None where that is not so."""
+    """The top-level ``v = e;`` (``v += e;``, ``v++;``, ...) of ``body`` with ``e`` block-invariant,
+    where they are the only changes of ``v`` and no statement before them mentions it; None where
+    that is not so."""
     assignments: list[ir.Stmt] = []
     seen = False  # an earlier statement mentions the variable
     for stmt in body.stmts:
         if _assigned_uniform(stmt) == sym:
-            if seen or not _block_invariant(stmt.expr.value, loop, kept_here, symbols):
+            if seen or not _block_invariant(_assigned_value(stmt), loop, kept_here, symbols):
                 return None
             assignments.append(stmt)
             continue
         if any(assigned_variable(n) == sym for n in stmt.walk()):
-            return None  # changed some other way: v += e, v++, &v, or under a condition
+            return None  # changed some other way: v /= e, &v, inside an expression or a condition
         seen = seen or any(isinstance(n, ir.Name) and n.sym == sym for n in stmt.walk())
     return assignments
 

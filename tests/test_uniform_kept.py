@@ -25,6 +25,7 @@ def test_uniform_values_are_the_blocks_and_the_others_stay_per_thread():
     assert _kept() == {
         "centre_sums": [],  # base = c * nf, read behind the guard p < n
         "nearest": ["best", "best_c", "d"],  # base, behind the folded bound of every loop
+        "tree_sum": [],  # i = 1 and i++ by every thread alike
         "varying": [],  # recomputed: threadIdx.x * 3 + blockIdx.x
         "read_before_assign": ["total", "v"],  # read before the assignment in the same loop
         "conditional": ["v"],  # assigned under threadIdx.x % 2 == 0
@@ -44,6 +45,6 @@ def test_uniform_kept_gives_the_host_results(schedule, tmp_path):
 def test_without_the_pass_they_stay_per_thread_with_the_same_results(tmp_path):
     options = TranslateOptions(disabled_passes=("uniform-kept",))
     kept = _kept(options)
-    assert "base" in kept["centre_sums"] and "base" in kept["nearest"]
+    assert "base" in kept["centre_sums"] and "base" in kept["nearest"] and "i" in kept["tree_sum"]
     _, run, _ = translate_build_run(UNIFORM_KEPT, tmp_path, options)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

@@ -51,6 +51,22 @@ __global__ void nearest(const float *feat, const float *cen, int *member, int n,
     }
 }
 
+// backprop's reduction: the loop counter lives across the barrier in its body, assigned 1 and
+// incremented by every thread alike.
+__global__ void tree_sum(const float *in, float *out)
+{
+    __shared__ float s[BLOCK];
+    s[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];
+    __syncthreads();
+    for (int i = 1; i <= __log2f(BLOCK); i++) {  // a call: the threads compute the condition
+        int step = 1 << i;
+        if (threadIdx.x % step == 0)
+            s[threadIdx.x] += s[threadIdx.x + step / 2];
+        __syncthreads();
+    }
+    out[blockIdx.x * BLOCK + threadIdx.x] = s[threadIdx.x];
+}
+
 // The value differs between threads: stays per thread.
 __global__ void varying(int *out)
 {
@@ -164,6 +180,27 @@ int main()
         }
         if (member[p] != best_c && bad++ < 5)
             printf("nearest[%d] = %d, expected %d\n", p, member[p], best_c);
+    }
+
+    static float values[blocks * BLOCK], sums[blocks * BLOCK];
+    for (int i = 0; i < blocks * BLOCK; i++)
+        values[i] = (float)((i * 13) % 29) / 8.0f;
+    float *d_values, *d_sums;
+    cudaMalloc(&d_values, sizeof values);
+    cudaMalloc(&d_sums, sizeof sums);
+    cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice);
+    tree_sum<<<blocks, BLOCK>>>(d_values, d_sums);
+    cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost);
+    for (int b = 0; b < blocks; b++) {
+        float s[BLOCK];
+        for (int t = 0; t < BLOCK; t++)
+            s[t] = values[b * BLOCK + t];
+        for (int i = 1; i <= 6; i++)
+            for (int t = 0; t < BLOCK; t += 1 << i)
+                s[t] += s[t + (1 << i) / 2];
+        for (int t = 0; t < BLOCK; t++)
+            if (sums[b * BLOCK + t] != s[t] && bad++ < 5)
+                printf("tree_sum[%d][%d] = %g, expected %g\n", b, t, sums[b * BLOCK + t], s[t]);
     }
 
     static int iout[blocks * BLOCK];
