@@ -18,7 +18,8 @@ becomes, in the thread loop:
   caller's warp segment; the mask, a shuffle's operand and the width are evaluated here, after
   every lane ran the statements before the collective (the lockstep order).  A lane takes part
   when it exists, is in the mask and carries the caller's stamp (so ``__activemask()`` is the set
-  of lanes that reached it); reading a lane that does not take part gives the caller's own value.
+  of lanes that reached it); a shuffle reading a lane that does not exist or did not reach it
+  (inactive) gives 0, as GPUs do.
 
 ``__syncwarp()`` is a ``WarpSync`` alone, a thread block's ``sync()`` a ``Barrier``.
 

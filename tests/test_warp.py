@@ -38,7 +38,8 @@ def run_program(name: str, tmp_path):
 @covers("Warp shuffles", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
         "shuffles of int, long long, unsigned long long, float, double", "shuffle width (1 to 32)",
         "partial last warp", "2-D and 3-D blocks (lanes by flat thread id)",
-        note="a lane past the block's end or outside the width segment gives the caller's own value")
+        note="a lane outside the width segment gives the caller's own value; an inactive lane (past the "
+        "block's end, or one that did not reach the shuffle: undefined in CUDA) gives 0, as GPUs do")
 def test_shuffles(tmp_path):
     run_program("shuffle", tmp_path)
 

@@ -12,8 +12,9 @@
  * lanes (a shuffle's width, a tile's size).  A lane *takes part* when it exists (flat id below
  * the block's thread count), is in `mask`, and reached the same collective as the caller (equal
  * stamp; `stamp` is null where every thread of the block reaches the collective together, as
- * the translator proved).  Reading a lane that does not take part (undefined in CUDA) returns the caller's own
- * value; votes, matches and reductions count only the lanes that take part.
+ * the translator proved).  Reading a lane that does not exist or did not reach the collective
+ * (undefined in CUDA) gives 0, as GPUs do (read_lane); votes, matches and reductions count only
+ * the lanes that take part.
  */
 #ifndef MOCCUDA_CUDA2CPU_WARP_H
 #define MOCCUDA_CUDA2CPU_WARP_H
@@ -88,14 +89,20 @@ inline unsigned taking_part(const unsigned *stamp, unsigned flat, unsigned nthre
     return bits;
 }
 
-/* The value of lane `src` (warp-relative), or `own` when that lane does not take part. */
+/* The value of lane `src` (warp-relative) of the caller's warp.  A lane that does not exist (past
+ * a partial warp's end) or did not reach this collective is inactive: CUDA leaves what a shuffle
+ * reads from it undefined, and GPUs read 0, which warp sums over partial warps or divergent lanes
+ * rely on (cuda-samples' reduce7 shuffles its last 8 partial sums over the whole warp); so does
+ * this.  A lane that reached the collective but is outside the mask gives its value, as on a GPU
+ * (the mask says which lanes must arrive, not which are read). */
 template <class T>
-inline T read_lane(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
-                   unsigned src)
+inline T read_lane(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, T own, unsigned src)
 {
     unsigned f = flat - flat % 32u + src;
-    if (src >= 32u || f >= nthreads || !((mask >> src) & 1u) || (stamp != nullptr && stamp[f] != stamp[flat]))
+    if (src >= 32u)
         return own;
+    if (f >= nthreads || (stamp != nullptr && stamp[f] != stamp[flat]))
+        return T();
     return xchg[f];
 }
 
@@ -103,39 +110,43 @@ template <class T>
 inline T shfl(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
               int src_lane, int width)
 {
+    (void)mask;  /* which lanes must arrive: read_lane reads any lane that did */
     Place p(flat, width);  /* CUDA: srcLane is taken modulo width */
-    return read_lane(xchg, stamp, flat, nthreads, mask, own, p.first + ((unsigned)src_lane & (p.width - 1u)));
+    return read_lane(xchg, stamp, flat, nthreads, own, p.first + ((unsigned)src_lane & (p.width - 1u)));
 }
 
 template <class T>
 inline T shfl_up(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
                  unsigned delta, int width)
 {
+    (void)mask;  /* which lanes must arrive: read_lane reads any lane that did */
     Place p(flat, width);  /* below the segment: the caller's own value */
     if (delta > p.lane - p.first)
         return own;
-    return read_lane(xchg, stamp, flat, nthreads, mask, own, p.lane - delta);
+    return read_lane(xchg, stamp, flat, nthreads, own, p.lane - delta);
 }
 
 template <class T>
 inline T shfl_down(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
                    unsigned delta, int width)
 {
+    (void)mask;  /* which lanes must arrive: read_lane reads any lane that did */
     Place p(flat, width);  /* past the segment: the caller's own value */
     if (delta >= p.width - (p.lane - p.first))
         return own;
-    return read_lane(xchg, stamp, flat, nthreads, mask, own, p.lane + delta);
+    return read_lane(xchg, stamp, flat, nthreads, own, p.lane + delta);
 }
 
 template <class T>
 inline T shfl_xor(const T *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask, T own,
                   int lane_mask, int width)
 {
+    (void)mask;  /* which lanes must arrive: read_lane reads any lane that did */
     Place p(flat, width);
     unsigned src = p.lane ^ (unsigned)lane_mask;
     if ((src & ~(p.width - 1u)) != p.first)  /* outside the segment: the caller's own value */
         return own;
-    return read_lane(xchg, stamp, flat, nthreads, mask, own, src);
+    return read_lane(xchg, stamp, flat, nthreads, own, src);
 }
 
 inline unsigned ballot(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask,

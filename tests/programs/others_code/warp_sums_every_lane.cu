@@ -2,7 +2,7 @@
 // reduction every thread of the block reaches (its warps span two rows, so offset 8 reads the
 // next row's lanes), then one under `if (threadIdx.y == 0)` over the partial sums.  Also a block
 // of 48 threads (a partial last warp) and a shuffle after some threads returned, whose lanes
-// that left give the reader its own value.
+// that left (inactive: undefined in CUDA) give the reader 0, as on a GPU.
 #include <cstdio>
 
 __global__ void tile_sums(const float *in, float *warp_sums, float *block_sums) {
@@ -74,14 +74,14 @@ int main() {
     for (int y = 0; y < 16; y++)
       first[y] = lanes[y / 2][(y % 2) * 16];
     // The second reduction runs in the first warp's lanes 0..15 only; lanes 16..31 did not reach
-    // it, so reading them gives the reader's own value.
+    // it (inactive), so reading them gives 0.
     float s[16];
     for (int l = 0; l < 16; l++)
       s[l] = first[l];
     for (int offset = 8; offset > 0; offset /= 2) {
       float next[16];
       for (int l = 0; l < 16; l++)
-        next[l] = s[l] + (l + offset < 16 ? s[l + offset] : s[l]);
+        next[l] = s[l] + (l + offset < 16 ? s[l + offset] : 0.0f);
       for (int l = 0; l < 16; l++)
         s[l] = next[l];
     }
@@ -100,7 +100,7 @@ int main() {
   partial_warp<<<1, 48>>>(din, dout);
   cudaMemcpy(h_o, dout, sizeof h_o, cudaMemcpyDeviceToHost);
   for (int i = 0; i < 48; i++) {
-    // xor partners beyond the 48 threads do not exist: the reader keeps its own value there.
+    // xor partners beyond the 48 threads do not exist (inactive): the reader gets 0 there.
     int v[32];
     const int base = i / 32 * 32;
     for (int l = 0; l < 32; l++)
@@ -108,7 +108,7 @@ int main() {
     for (int offset = 16; offset > 0; offset /= 2) {
       int next[32];
       for (int l = 0; l < 32; l++)
-        next[l] = v[l] + (base + (l ^ offset) < 48 ? v[l ^ offset] : v[l]);
+        next[l] = v[l] + (base + (l ^ offset) < 48 ? v[l ^ offset] : 0);
       for (int l = 0; l < 32; l++)
         v[l] = next[l];
     }
@@ -120,7 +120,7 @@ int main() {
   after_return<<<1, 32>>>(din, dout, 20);
   cudaMemcpy(h_o, dout, 20 * sizeof(int), cudaMemcpyDeviceToHost);
   for (int i = 0; i < 20; i++) {
-    const int want = h_i[i] + (i + 4 < 20 ? h_i[i + 4] : h_i[i]);
+    const int want = h_i[i] + (i + 4 < 20 ? h_i[i + 4] : 0);
     if (h_o[i] != want) {
       printf("FAIL: after return, thread %d: %d, expected %d\n", i, h_o[i], want);
       return 1;

@@ -58,7 +58,7 @@ static int lane_value(const int *p, unsigned size, unsigned f, unsigned first, u
                       bool inside)
 {
     unsigned src = first + rank;
-    return inside && src < size && rank < n ? p[src] : p[f];
+    return !inside || rank >= (unsigned)n ? p[f] : src < size ? p[src] : 0;  // past the block: inactive, 0
 }
 
 static int check_tile(const int *p, unsigned size, unsigned f, int n, const int *o)

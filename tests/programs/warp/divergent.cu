@@ -1,7 +1,7 @@
 // Warp-level code under control flow that differs between warps and between lanes: __syncwarp
 // with a half-warp mask exchanging through shared memory, a do/while whose condition is a vote,
 // a warp loop nested in a condition uniform per warp, and lanes that return early before a
-// shuffle (the shuffle then reads the caller's own value from a lane that left).  Block sizes 32,
+// shuffle (the shuffle then reads 0 from a lane that left, as GPUs do: undefined in CUDA).  Block sizes 32,
 // 48, 64, 100, 1024.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -63,9 +63,9 @@ int main()
                 int sum = 0;
                 if (warp % 2 == 0)
                     for (int i = warp; i < 6; ++i)
-                        sum += (lane + 1) % 32 < lanes ? i * 100 + (lane + 1) % 32 : i * 100 + lane;
+                        sum += (lane + 1) % 32 < lanes ? i * 100 + (lane + 1) % 32 : 0;  // no such lane: 0
                 int want[KINDS] = {lane < 16 ? p[t ^ 1] : -1, most, sum,
-                                   lane + 4 < 20 && t + 4 < size ? p[t + 4] : p[t]};
+                                   lane + 4 < 20 && t + 4 < size ? p[t + 4] : 0};
                 const int *o = out + (size_t)(b * size + t) * KINDS;
                 for (int k = 0; k < KINDS; ++k) {
                     if (lane >= 20 && k == 3)

@@ -1,7 +1,8 @@
 // Warp shuffles of every kind, width and type, at block sizes 32, 48, 64, 100, 1024 and in 2-D
 // and 3-D blocks (lanes are consecutive in the flat thread id; the last warp may be partial).
-// The host computes what each thread must see: the source lane's value, or the thread's own
-// value when the source lane is outside its width segment or past the end of the block.
+// The host computes what each thread must see: the source lane's value, the thread's own value
+// when the source lane is outside its width segment, or 0 when the source lane is past the end of
+// the block (an inactive lane: undefined in CUDA, 0 on GPUs).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -36,10 +37,12 @@ __global__ void shuffles(const T *in, T *out)
     o[13] = w;
 }
 
+#define INACTIVE 0xffffffffu  // the source lane does not exist: the shuffle reads 0
+
 static unsigned own_or(unsigned flat, unsigned src_lane, unsigned size, bool inside)
 {
     unsigned src = flat - flat % 32 + src_lane;
-    return inside && src < size ? src : flat;
+    return !inside ? flat : src < size ? src : INACTIVE;
 }
 
 // The flat source thread of each kind (host model of CUDA's rules).
@@ -83,12 +86,13 @@ static int check(const char *name, dim3 block, int blocks, T (*value)(int))
             const T *in_b = in + b * size;
             const T *o = out + ((size_t)b * size + f) * KINDS;
             for (int k = 0; k < 13; ++k) {
-                if (o[k] != in_b[source(k, f, size)]) {
+                unsigned src = source(k, f, size);
+                if (o[k] != (src == INACTIVE ? T(0) : in_b[src])) {
                     if (bad++ < 5)
                         printf("%s block %ux%ux%u thread %u kind %d: wrong\n", name, block.x, block.y, block.z, f, k);
                 }
             }
-            // Butterfly: w_d(lane) = w(lane) + w(lane ^ d), a lane outside the block giving its own.
+            // Butterfly: w_d(lane) = w(lane) + w(lane ^ d), a lane outside the block giving 0.
             T w[32];
             unsigned base = f - f % 32;
             for (unsigned l = 0; l < 32; ++l)
@@ -97,7 +101,7 @@ static int check(const char *name, dim3 block, int blocks, T (*value)(int))
                 T next[32];
                 for (unsigned l = 0; l < 32; ++l) {
                     unsigned s = l ^ d;
-                    next[l] = w[l] + (base + s < size ? w[s] : w[l]);
+                    next[l] = w[l] + (base + s < size ? w[s] : T(0));
                 }
                 for (unsigned l = 0; l < 32; ++l)
                     w[l] = next[l];

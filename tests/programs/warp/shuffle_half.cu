@@ -1,7 +1,8 @@
 // Warp shuffles of the 16-bit floating-point types: __half, __nv_bfloat16 and their pairs __half2
 // and __nv_bfloat162, with every shuffle kind and a width below 32.  Block sizes 32, 48, 64, 100
 // and 1024 (partial last warps), two blocks each; the host computes which lane each thread must
-// read (its own value where that lane is past the segment or the block) and compares the bits.
+// read (its own value where that lane is past the segment; 0, every half of a pair, where it is
+// past the block: an inactive lane, undefined in CUDA, 0 on GPUs) and compares the bits.
 #include <cstdio>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -45,17 +46,20 @@ int main()
         cudaDeviceSynchronize();
         for (int g = 0; g < blocks * size; ++g) {
             int t = g % size, lane = t % 32, first = g - t;  // first: the block's first thread
-            auto at = [&](int lane_src, bool inside) {  // value of lane_src of t's warp, else own
+            // The input of lane_src of t's warp, else t's own; -1 where that lane is past the block.
+            auto at = [&](int lane_src, bool inside) {
                 int src = t - lane + lane_src;
-                return inside && src < size ? in[first + src] : in[g];
+                return !inside ? g : src < size ? first + src : -1;
             };
+            auto value = [&](int i, float (*f)(float)) { return i < 0 ? 0.0f : f(in[i]); };
+            auto same = [](float x) { return x; };
             float want[KINDS] = {
-                at(lane ^ 1, true),
-                at(lane + 2, lane + 2 < 32),
-                at(3, true),
-                -at(3, true),
-                at(lane - 1, lane % 16 >= 1),
-                at(lane - 1, lane % 16 >= 1) + 1.0f,
+                value(at(lane ^ 1, true), same),
+                value(at(lane + 2, lane + 2 < 32), same),
+                value(at(3, true), same),
+                value(at(3, true), [](float x) { return -x; }),
+                value(at(lane - 1, lane % 16 >= 1), same),
+                value(at(lane - 1, lane % 16 >= 1), [](float x) { return x + 1.0f; }),
             };
             for (int k = 0; k < KINDS; ++k)
                 if (out[g * KINDS + k] != want[k]) {

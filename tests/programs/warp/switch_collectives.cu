@@ -68,7 +68,7 @@ int main()
                 int r = warp % 3 == 0 ? ((t ^ 1) < size ? in[block + (t ^ 1)] : v) : warp % 3 == 1 ? sum : -mx;
                 int s = v;
                 if (mode == 8)
-                    s = (lane + 4 < 32 && t + 4 < size ? in[g + 4] : v) + (in[first] > 0);
+                    s = (lane + 4 >= 32 ? v : t + 4 < size ? in[g + 4] : 0) + (in[first] > 0);  // past the block: 0
                 else if (mode == 9)
                     s = any3;
                 if (out[2 * g] != r || out[2 * g + 1] != s) {
