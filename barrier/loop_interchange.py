@@ -16,6 +16,12 @@ kept arrays on every iteration: ``c += plane`` at the end of the body makes ``c`
 ``barrier-split`` may recompute it from ``threadIdx``).  Values the loop really carries
 (``below = here``) stay per thread: ``barrier-split`` keeps them in per-thread arrays.
 
+A running index read after the loop (hotspot3D writes its last plane after the loop, at the
+indices' final values) reads there in closed form at the counter's last value: with
+``for (z = a; z < b; ++z)``, ``c`` after the loop reads as ``c + ((a < b ? b : a) - a) * plane``,
+provided ``a`` and ``b`` are arithmetic on locals and parameters the loop does not assign and
+nothing after the loop assigns ``c``.
+
 Profitable only when it changes strides: some running index is used as a subscript and starts
 at a value with unit coefficient on ``threadIdx.x`` (``kernel_facts.KernelFacts.affine``), or
 some subscript in the loop moves with its counter (or a nested loop's) and has unit coefficient
@@ -225,11 +231,52 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
             return None
         if any(isinstance(n, ir.Unary) and n.op == "&" and ind.sym in used_symbols(n) for n in loop.walk()):
             return None
-        if any(ind.sym in used_symbols(s) for s in after):
+        if any(ind.sym in used_symbols(s) for s in after) and not _final_value_known(ind, loop, after, guarded):
             return None
     if not (_profitable(inductions, kept_body, before, facts) or _unit_stride_in_threads(loop, facts)):
         return None
     return Candidate(loop, inductions, kept_body)
+
+
+def _final_value_known(ind: Induction, loop: ir.For, after: tuple[ir.Stmt, ...], guarded: bool) -> bool:
+    """The running index ``ind``, read after ``loop``, can be read there in closed form
+    (:func:`_final_values`): the loop counts ``for (z = a; z < b; ++z)`` with ``a`` and ``b`` made of
+    locals, parameters and arithmetic that the loop does not assign (so they read after it as they
+    did before it), the index is not assigned after the loop either (each read then sees the same
+    final value), and no guard stands between the loop and those reads."""
+    if guarded or not (isinstance(loop.cond, ir.Binary) and loop.cond.op == "<"):
+        return False
+    assigned = assigned_symbols(loop)
+    for e in (loop.init.init, loop.cond.rhs):
+        for n in e.walk():
+            if isinstance(n, ir.Name):
+                if n.sym in assigned:
+                    return False
+            elif isinstance(n, ir.Unary):
+                if n.op not in ("-", "+", "~", "!"):
+                    return False
+            elif not isinstance(n, (ir.Literal, ir.Binary)) or (
+                    isinstance(n, ir.Binary) and n.op in ("/", "%", ",")):
+                return False
+    return not any(assigned_variable(n) == ind.sym for s in after for n in s.walk())
+
+
+def _final_values(after: tuple[ir.Stmt, ...], inductions: list[Induction], loop: ir.For, z_start: ir.Expr,
+                  loc) -> tuple[ir.Stmt, ...]:
+    """Each running index read after the loop read as its value when the loop ends: the closed form
+    ``v + (zend - z0) * step`` at the counter's last value ``zend = z0 < b ? b : z0`` (the loop
+    runs no iteration where ``z0 >= b``)."""
+    z_end = ir.Conditional(ir.Binary("<", z_start, loop.cond.rhs, loc=loc), loop.cond.rhs, z_start, loc=loc)
+    trip = ir.Binary("-", z_end, z_start, loc=loc)
+    by_sym = {ind.sym: ind for ind in inductions}
+
+    def rewrite(n: ir.Node) -> ir.Node:
+        if isinstance(n, ir.Name) and n.sym in by_sym:
+            ind = by_sym[n.sym]
+            offset = ir.Binary("*", trip, ind.step, loc=loc)
+            return ir.Binary("+" if ind.sign > 0 else "-", n, offset, loc=loc)
+        return n
+    return tuple(_rewrite_names(s, rewrite) for s in after)
 
 
 def _header_at_block_level(loop: ir.For, facts) -> ir.For | None:
@@ -623,6 +670,8 @@ class LoopInterchange:
         inner = ir.ThreadLoop(ir.Block(body, loc=L.loc), loc=L.loc)
         inner_split = self.interchange(inner, facts, kernel, ctx)
         moved = ir.For(L.init, L.cond, L.step, ir.Block(tuple(inner_split or (inner,)), loc=L.loc), loc=L.loc)
+        if guard is None:
+            after = _final_values(after, cand.inductions, L, z_start, L.loc)
         out: list[ir.Stmt] = []
         if before:
             out.append(replace(loop, body=ir.Block(before, loc=loop.body.loc)))

@@ -13,7 +13,7 @@ from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
 PROGRAM = PROGRAMS / "openmp" / "loop_interchange.cu"
-MOVED = {"column_stencil", "column_prefix", "column_pairs", "tile_product"}
+MOVED = {"column_stencil", "column_prefix", "column_pairs", "tile_product", "column_ends"}
 KEPT = {"column_histogram", "ragged_columns", "first_negative", "index_sums"}
 
 
@@ -57,6 +57,10 @@ def test_running_indices_in_closed_form(translations):
     assert "in[w + z * plane]" in stencil and "below_per_thread" in stencil, stencil
     prefix = source[source.index("void column_prefix("):source.index("void column_histogram(")]
     assert "out[c - (z - 3) * nx]" in prefix, prefix
+    # read after the loop at their final values: the counter's last value less its start
+    ends = source[source.index("void column_ends("):]
+    ends = ends[:ends.index("\n}\n")]
+    assert "c += nx" not in ends and "(first + 1 < last ? last : first + 1) - (first + 1)" in ends, ends
 
 
 @pytest.mark.parametrize("which", ["on", "off"])

@@ -120,6 +120,29 @@ __global__ void column_pairs(const int *in, int *out, int pitch, int nz)
     out[i] = sum - sums[threadIdx.x ^ 1];
 }
 
+// hotspot3D's shape: the first plane before the loop, the planes between in it, the last one after
+// it, at the running indices' final values (moves: they read in closed form after the loop too).
+// With first + 1 >= last the loop runs no iteration and the indices keep their values.
+__global__ void column_ends(const int *in, int *out, int nx, int first, int last)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = first * nx + i;
+    int w = i == 0 ? c : c - 1;
+    int sum = in[c];
+    out[c] = sum;
+    c += nx;
+    w += nx;
+    for (int z = first + 1; z < last; ++z) {
+        sum += in[c] - in[w];
+        out[c] = sum;
+        c += nx;
+        w += nx;
+    }
+    out[c] = 3 * sum + in[w];
+}
+
 static int failures = 0;
 
 static void check(bool ok, const char *what, int at)
@@ -234,6 +257,27 @@ int main()
             other += iin[z * pitch + (i ^ 1)];
         }
         check(iout[i] == mine - other, "column_pairs", i);
+    }
+    for (int ends = 0; ends < 2; ++ends) {
+        const int first = ends == 0 ? 1 : 5, last = ends == 0 ? nz - 1 : 2;
+        for (int c = 0; c < cells; ++c)
+            iout[c] = -7;
+        column_ends<<<(nx + 31) / 32, 32>>>(iin, iout, nx, first, last);
+        cudaDeviceSynchronize();
+        int want[9 * 37];
+        for (int c = 0; c < nz * nx; ++c)
+            want[c] = -7;
+        for (int i = 0; i < nx; ++i) {
+            int c = first * nx + i, w = i == 0 ? c : c - 1, sum = iin[c];
+            want[c] = sum;
+            for (c += nx, w += nx; c / nx < last; c += nx, w += nx) {
+                sum += iin[c] - iin[w];
+                want[c] = sum;
+            }
+            want[c] = 3 * sum + iin[w];
+        }
+        for (int c = 0; c < nz * nx; ++c)
+            check(iout[c] == want[c], ends == 0 ? "column_ends" : "column_ends (no iteration)", c);
     }
     const int tn = 32, trows = 32;  // a: trows x 16, b: 16 x tn, c: trows x tn
     float *ta, *tb, *tc;
