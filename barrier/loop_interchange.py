@@ -241,16 +241,19 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
 def _final_value_known(ind: Induction, loop: ir.For, after: tuple[ir.Stmt, ...], guarded: bool) -> bool:
     """The running index ``ind``, read after ``loop``, can be read there in closed form
     (:func:`_final_values`): the loop counts ``for (z = a; z < b; ++z)`` with ``a`` and ``b`` made of
-    locals, parameters and arithmetic that the loop does not assign (so they read after it as they
-    did before it), the index is not assigned after the loop either (each read then sees the same
-    final value), and no guard stands between the loop and those reads."""
+    locals, parameters and arithmetic that neither the loop nor the code after it assigns (so they
+    read after it as they did before it) and that no declaration after it hides, the index is not
+    assigned after the loop either (each read then sees the same final value), and no guard stands
+    between the loop and those reads."""
     if guarded or not (isinstance(loop.cond, ir.Binary) and loop.cond.op == "<"):
         return False
-    assigned = assigned_symbols(loop)
+    assigned = assigned_symbols(loop) | {sym for s in after for sym in assigned_symbols(s)}
+    declared_after = {n.name for s in after for n in s.walk() if isinstance(n, ir.VarDecl)}
     for e in (loop.init.init, loop.cond.rhs):
         for n in e.walk():
             if isinstance(n, ir.Name):
-                if n.sym in assigned:
+                # read after the loop, it must still hold its value and name the same variable
+                if n.sym in assigned or n.name in declared_after:
                     return False
             elif isinstance(n, ir.Unary):
                 if n.op not in ("-", "+", "~", "!"):

@@ -143,6 +143,24 @@ __global__ void column_ends(const int *in, int *out, int nx, int first, int last
     out[c] = 3 * sum + in[w];
 }
 
+// column_ends with the loop's bound changed after the loop: the final value cannot be read in
+// closed form there, so the loop stays per thread.
+__global__ void bound_changed(const int *in, int *out, int nx, int last)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx)
+        return;
+    int c = i;
+    int sum = 0;
+    int first = 0;
+    for (int z = first; z < last; ++z) {
+        sum += in[c];
+        c += nx;
+    }
+    first = 1;
+    out[c - first * nx] = sum;
+}
+
 static int failures = 0;
 
 static void check(bool ok, const char *what, int at)
@@ -278,6 +296,16 @@ int main()
         }
         for (int c = 0; c < nz * nx; ++c)
             check(iout[c] == want[c], ends == 0 ? "column_ends" : "column_ends (no iteration)", c);
+    }
+    for (int c = 0; c < cells; ++c)
+        iout[c] = -7;
+    bound_changed<<<(nx + 31) / 32, 32>>>(iin, iout, nx, nz - 2);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < nx; ++i) {
+        int sum = 0;
+        for (int z = 0; z < nz - 2; ++z)
+            sum += iin[z * nx + i];
+        check(iout[(nz - 3) * nx + i] == sum, "bound_changed", i);
     }
     const int tn = 32, trows = 32;  // a: trows x 16, b: 16 x tn, c: trows x tn
     float *ta, *tb, *tc;
