@@ -143,6 +143,46 @@ def reads_memory_or_changes_state(n: ir.Node) -> bool:
 
 callee_name = ir.callee_name
 
+#: Library functions that take no C++ references (a variable passed to them is only read).
+BY_VALUE_LIBRARY = frozenset({"printf", "assert", "__assert_fail", "__trap", "memcpy", "memset"})
+#: CUDA's device functions whose parameters are values, pointers or const references: its
+#: intrinsics (reserved ``__`` names: ``__hadd``, ``__float2half_rn``, ``__nv_atomic_load_n``),
+#: cuComplex (``cuCmulf``), texture fetches and surface accesses (``tex1Dfetch``, ``tex2D<float>``,
+#: ``surf2Dwrite``), and cooperative groups' free functions (``cg::tiled_partition<32>(block)``).
+_CUDA_BY_VALUE = re.compile(r"^(?:__\w+|cuC\w+|(?:tex|surf)(?:1D|2D|3D|Cubemap)\w*)$")
+_COOPERATIVE_GROUPS_BY_VALUE = frozenset({"sync", "tiled_partition", "binary_partition", "labeled_partition",
+                                          "reduce", "inclusive_scan", "exclusive_scan", "wait", "wait_prior",
+                                          "invoke_one", "invoke_one_broadcast"})
+
+
+def by_reference_arguments(call: ir.Expr, device_bodies: dict[str, ir.DeviceFunction]) -> list[int]:
+    """Variables that ``call`` may change without an assignment: those passed as they are (or a
+    member of them) to a parameter that may be a non-const C++ reference, of a ``__device__``
+    function in ``device_bodies`` or of a function the analysis does not know."""
+    name = callee_name(call.func) if isinstance(call, ir.Call) else ""
+    if name not in device_bodies and isinstance(call, ir.Call) and (
+            is_pure_function(call.func) or name.startswith(ATOMICS_PREFIX) or name in READ_ONLY_LOADS
+            or name in BY_VALUE_LIBRARY or _CUDA_BY_VALUE.match(name) or call.func.startswith("moccuda::")
+            or "::" in call.func and name in _COOPERATIVE_GROUPS_BY_VALUE):
+        return []
+    fn = device_bodies.get(name) if isinstance(call, ir.Call) else None
+    skip = max(len(call.args) - len(fn.params), 0) if fn is not None else 0
+    changed = []
+    for i, arg in enumerate(call.args):
+        while isinstance(arg, ir.Member) and not arg.arrow:
+            arg = arg.base
+        if not isinstance(arg, ir.Name) or not arg.sym:
+            continue
+        if fn is not None:
+            k = i - skip
+            if k < 0 or k >= len(fn.params):
+                continue
+            t = fn.params[k].type
+            if not is_reference_type(t) or t.lstrip().startswith("const ") and "*" not in t:
+                continue
+        changed.append(arg.sym)
+    return changed
+
 
 def simple_parts(node: ir.Node):
     """The simple pieces of a statement tree whose accesses :meth:`KernelFacts.accesses` reads:

@@ -292,7 +292,7 @@ class Lowering:
         arithmetic locals or parameters that ``s`` does not assign and that nothing in the
         kernel can change behind their names (through an address, a reference or a call)."""
         symbols = self.ctx.symbols
-        changed = assigned_symbols(s) | self.aliased_symbols()
+        changed = assigned_symbols(s, self.ctx.device_bodies) | self.aliased_symbols()
         for n in cond.walk():
             if reads_memory_or_changes_state(n):
                 return False
@@ -382,7 +382,7 @@ class Lowering:
         if s.init is not None and not (isinstance(s.init, ir.VarDecl) and s.init.storage == "auto"
                                        and self.block_level(s.init.init)):
             return False
-        if var is not None and var in assigned_symbols(s.body):
+        if var is not None and var in assigned_symbols(s.body, self.ctx.device_bodies):
             return False
         saved = set(self.thread_locals)
         self.thread_locals.discard(var)
@@ -594,7 +594,7 @@ class BarrierInterchange:
         for s in grid.body.stmts:
             if isinstance(s, ir.ThreadLoop):
                 thread_locals |= {n.sym for n in s.walk() if isinstance(n, ir.VarDecl) and n.storage == "auto"}
-        assigned = assigned_symbols(kernel.body) & params
+        assigned = assigned_symbols(kernel.body, ctx.device_bodies) & params
         check_barriers_reached(kernel, ctx)
         lowering = Lowering(kernel, ctx, ctx.report(kernel), used, thread_locals, assigned)
         new_stmts: list[ir.Stmt] = []

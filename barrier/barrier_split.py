@@ -140,7 +140,7 @@ class BarrierSplit:
 
         # Values: immutable scalars declared at the top of their thread loop (not assigned, and not
         # changed by a call: passed to a reference parameter, or the object of a member call).
-        assigned = assigned_symbols(kernel.body) | kernel_facts(kernel, ctx).mutable
+        assigned = assigned_symbols(kernel.body, ctx.device_bodies) | kernel_facts(kernel, ctx).mutable
         params = {p.sym for p in kernel.params} - assigned
         values = {sym: d for sym, d in decls.items()
                   if sym in top_level and sym not in assigned and d.init is not None

@@ -19,9 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from barrier.access_collection import AccessCollector
-from barrier.accesses import (ATOMICS_PREFIX, GLOBAL, PARAM, READ_ONLY_LOADS, SHARED, UNKNOWN, Access, callee_name,
-                              is_pure_function, is_reference_type, reads_memory_or_changes_state,
-                              simple_parts)
+from barrier.accesses import (GLOBAL, PARAM, SHARED, UNKNOWN, Access, by_reference_arguments, is_reference_type,
+                              reads_memory_or_changes_state, simple_parts)
 from barrier.affine_forms import THREAD_DIMS, Affine, Poly
 from barrier.liveness import changed_variable
 from foundation import ir
@@ -242,38 +241,6 @@ def _key(e: ir.Expr) -> str:
     return repr(e)
 
 
-#: Library functions that take no C++ references (a variable passed to them is only read).
-_BY_VALUE_LIBRARY = frozenset({"printf", "assert", "__assert_fail", "__trap", "memcpy", "memset"})
-
-
-def _by_reference_arguments(call: ir.Expr, facts: "KernelFacts") -> list[int]:
-    """Variables that ``call`` may change without an assignment: those passed as they are to a
-    parameter that may be a non-const C++ reference (of a ``__device__`` function, or of a
-    function the analysis does not know)."""
-    name = callee_name(call.func) if isinstance(call, ir.Call) else ""
-    if isinstance(call, ir.Call) and (is_pure_function(call.func) or name.startswith(ATOMICS_PREFIX)
-                                      or name in READ_ONLY_LOADS or name in _BY_VALUE_LIBRARY
-                                      or call.func.startswith("moccuda::")):
-        return []
-    fn = facts.device_bodies.get(name) if isinstance(call, ir.Call) else None
-    skip = max(len(call.args) - len(fn.params), 0) if fn is not None else 0
-    changed = []
-    for i, arg in enumerate(call.args):
-        while isinstance(arg, ir.Member) and not arg.arrow:
-            arg = arg.base
-        if not isinstance(arg, ir.Name) or not arg.sym:
-            continue
-        if fn is not None:
-            k = i - skip
-            if k < 0 or k >= len(fn.params):
-                continue
-            t = fn.params[k].type
-            if not is_reference_type(t) or t.lstrip().startswith("const ") and "*" not in t:
-                continue
-        changed.append(arg.sym)
-    return changed
-
-
 def _scan_body(body: ir.Node, facts: KernelFacts) -> None:
     """One walk: mutated symbols, local declarations, ``__shared__`` declarations."""
     mutated = facts.mutable
@@ -299,7 +266,7 @@ def _scan_body(body: ir.Node, facts: KernelFacts) -> None:
             if target is None:
                 continue
         elif isinstance(n, (ir.Call, ir.IndirectCall)):
-            for arg in _by_reference_arguments(n, facts):
+            for arg in by_reference_arguments(n, facts.device_bodies):
                 mutated.add(arg)
             if isinstance(n, ir.IndirectCall) and isinstance(n.callee, ir.Member) and not n.callee.arrow:
                 # obj.f(...): a member function may change its object (whether f is const is not

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from barrier.accesses import by_reference_arguments
 from foundation import ir
 from foundation.expression_printer import declarator_group
 
@@ -120,9 +121,16 @@ def assigned_variable(n: ir.Node) -> int | None:
     return None
 
 
-def assigned_symbols(node: ir.Node) -> set[int]:
-    """Variables assigned, incremented or whose address is taken anywhere in ``node``."""
-    return {sym for n in node.walk() if (sym := assigned_variable(n)) is not None}
+def assigned_symbols(node: ir.Node, device_bodies: dict[str, ir.DeviceFunction]) -> set[int]:
+    """Variables assigned, incremented or whose address is taken anywhere in ``node``, and those
+    passed to a parameter that may be a non-const reference (``f(v)`` with ``f(float &)``, of a
+    ``__device__`` function in ``device_bodies`` or of a function the analysis does not know),
+    which the call may change."""
+    assigned = {sym for n in node.walk() if (sym := assigned_variable(n)) is not None}
+    for n in node.walk():
+        if isinstance(n, (ir.Call, ir.IndirectCall)):
+            assigned.update(by_reference_arguments(n, device_bodies))
+    return assigned
 
 
 def without_unused_decls(stmts: tuple[ir.Stmt, ...], removable: set[int]) -> tuple[ir.Stmt, ...]:

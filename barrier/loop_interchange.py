@@ -137,7 +137,7 @@ def _counter(loop: ir.For, facts, uniform_step: bool = False) -> tuple[int, str,
                                            and isinstance(step.value, ir.Literal) and step.value.text == "1")
     uniform = (uniform_step and isinstance(step, ir.Assign) and step.op == "+=" and isinstance(step.target, ir.Name)
                and step.target.sym == z and facts.is_uniform(step.value))
-    if not (unit or uniform) or z in assigned_symbols(loop.body):
+    if not (unit or uniform) or z in assigned_symbols(loop.body, facts.device_bodies):
         return None
     return z, init.name, init.init
 
@@ -202,7 +202,7 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
     if _jumps_out(loop.body):
         return None
     # The increments: the trailing statements of the body, each a running index.
-    assigned = assigned_symbols(loop.body)
+    assigned = assigned_symbols(loop.body, facts.device_bodies)
     declared_before = {s.sym for s in before if isinstance(s, ir.VarDecl) and s.storage == "auto"}
     inductions: list[Induction] = []
     k = len(body)
@@ -352,7 +352,7 @@ def _unit_stride_in_threads(loop: ir.For, facts) -> bool:
     ``feat[f * n + p]``.  With the threads innermost, consecutive iterations then touch
     consecutive elements where each thread alone strides by ``n``."""
     counters = _loop_counters(loop)
-    assigned = assigned_symbols(loop)
+    assigned = assigned_symbols(loop, facts.device_bodies)
     inits = {n.sym: n.init for n in loop.walk()
              if isinstance(n, ir.VarDecl) and n.init is not None and n.sym not in assigned and n.sym not in counters}
     # Each access as its subscripts, outermost first: a[e] is [e], a[e1][e2] is [e1, e2] (the
@@ -447,7 +447,7 @@ def _grid_strides_made_uniform(body: ir.Block, facts, ctx: PassContext) -> ir.Bl
         if not (isinstance(step, ir.Assign) and step.op == "+=" and isinstance(step.target, ir.Name)
                 and step.target.sym == i and facts.is_uniform(step.value)):
             return s
-        if i in assigned_symbols(s.body) or facts.is_uniform(init.init) or _jumps_out(s.body):
+        if i in assigned_symbols(s.body, facts.device_bodies) or facts.is_uniform(init.init) or _jumps_out(s.body):
             return s
         start = facts.affine(init.init)
         if start is None or [c.as_int() for c in start.coef] != [1, 0, 0]:
@@ -525,7 +525,7 @@ def _repeatable_guard(cond: ir.Expr, kernel: ir.Kernel, facts) -> bool:
     nothing assigns (not references, not volatile: reading those reads memory)."""
     if not _cannot_fault(cond):
         return False
-    assigned = assigned_symbols(kernel.body)
+    assigned = assigned_symbols(kernel.body, facts.device_bodies)
     for n in cond.walk():
         if isinstance(n, ir.Name):
             symbol = facts.symbols.get(n.sym)

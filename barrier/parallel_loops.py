@@ -96,7 +96,7 @@ def _thread_copies_of_assigned_params(kernel: ir.Kernel, ctx: PassContext) -> ir
     local copy of it: in CUDA every thread has its own parameters, while the lowered kernel's
     parameters are shared by the threads (and blocks) that run in one call, so a thread swapping
     its ``src``/``dst`` pointers would swap them for all."""
-    assigned = assigned_symbols(kernel.body)
+    assigned = assigned_symbols(kernel.body, ctx.device_bodies)
     params = [p for p in kernel.params if p.sym in assigned and "&" not in p.type]
     if not params:
         return kernel.body

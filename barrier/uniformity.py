@@ -52,7 +52,7 @@ import re
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from barrier.accesses import ATOMICS_PREFIX, READ_ONLY_LOADS, is_pure_function
+from barrier.accesses import ATOMICS_PREFIX, BY_VALUE_LIBRARY, READ_ONLY_LOADS, is_pure_function
 from foundation import ir
 
 
@@ -775,7 +775,7 @@ class _Interpreter:
             self.arguments(e.args, by_reference=False)
             return UNIFORM
         if fn is None:
-            self.arguments(e.args, by_reference=name not in _BY_VALUE_LIBRARY)
+            self.arguments(e.args, by_reference=name not in BY_VALUE_LIBRARY)
             return Value(Level.UNKNOWN, f"the result of {e.func}(), which the analysis does not see into")
         skip = max(len(e.args) - len(fn.params), 0)  # leading builtin vectors (translated functions)
         values = self.arguments(e.args, by_reference=False)[skip:]
@@ -829,7 +829,6 @@ class _Interpreter:
 #: (``cuda_front.warp_front``), so no user function of the same name is taken for one.
 _SAME_GROUP_FOR_THE_BLOCK = frozenset({"cooperative_groups::this_thread_block", "cooperative_groups::tiled_partition"})
 
-_BY_VALUE_LIBRARY = frozenset({"printf", "assert", "__assert_fail", "__trap", "memcpy", "memset"})
 
 
 def _assigned_in(node: ir.Node, interp: _Interpreter) -> set[int]:

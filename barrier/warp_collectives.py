@@ -807,7 +807,7 @@ class WarpCollectives:
         loc = kernel.loc
         epoch_name = fresh_name("warp_epoch", used)
         epoch = ir.Name(epoch_name, ctx.fresh_sym(epoch_name, "unsigned", "local", loc), loc=loc)
-        params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
+        params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body, ctx.device_bodies)
         lowering = WarpLowering(ctx, used, types, epoch, params, spaces=MemorySpaces.of(kernel, ctx),
                                 all_lanes=_reached_by_every_thread(kernel, found))
         stmts = tuple(replace(s, body=replace(s.body, stmts=lowering.stmts(s.body.stmts, True)))
@@ -828,7 +828,7 @@ class WarpCollectives:
         arrivals at a site, and lanes with equal counts took part in the same collective."""
         used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
         epoch = ir.Name("", 0, loc=kernel.loc)
-        params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body)
+        params = frozenset(p.sym for p in kernel.params) - assigned_symbols(kernel.body, ctx.device_bodies)
         lowering = WarpLowering(ctx, used, types, epoch, params, fibers=True, spaces=MemorySpaces.of(kernel, ctx),
                                 all_lanes=_reached_by_every_thread(kernel, uniformity.for_kernel(kernel, ctx)))
 

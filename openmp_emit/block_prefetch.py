@@ -83,12 +83,12 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     grid = ir.grid_loop(kernel)
     if grid is None or grid.schedule != "blocks":
         return kernel
-    uniform = _uniform_names(kernel, ctx.symbols)
+    uniform = _uniform_names(kernel, ctx.symbols, ctx.device_bodies)
     streams: list[Stream] = []
     after = -1  # the position of the last top-level thread loop with a stream
     for position, stmt in enumerate(grid.body.stmts):
         if isinstance(stmt, ir.ThreadLoop):
-            found = [s for s in thread_loop_streams(stmt, uniform, ctx.symbols) if s not in streams]
+            found = [s for s in thread_loop_streams(stmt, uniform, ctx.symbols, ctx.device_bodies) if s not in streams]
             if found:
                 streams.extend(found)
                 after = position
@@ -102,9 +102,9 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
 
 
-def _uniform_names(kernel: ir.Kernel, symbols: dict[int, ir.Symbol]) -> set[int]:
+def _uniform_names(kernel: ir.Kernel, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> set[int]:
     """Parameters and launch-level declarations nothing assigns: the same in every block."""
-    assigned = assigned_symbols(kernel.body)
+    assigned = assigned_symbols(kernel.body, bodies)
     launch_level = set()
     if isinstance(kernel.body, ir.Block):
         launch_level = {s.sym for s in kernel.body.stmts if isinstance(s, ir.VarDecl) and s.storage == "auto"}
@@ -113,11 +113,12 @@ def _uniform_names(kernel: ir.Kernel, symbols: dict[int, ir.Symbol]) -> set[int]
             if sym not in assigned and sym in symbols and "&" not in symbols[sym].type}
 
 
-def thread_loop_streams(loop: ir.ThreadLoop, uniform: set[int], symbols: dict[int, ir.Symbol]) -> list[Stream]:
+def thread_loop_streams(loop: ir.ThreadLoop, uniform: set[int], symbols: dict[int, ir.Symbol],
+                        bodies: dict[str, ir.DeviceFunction]) -> list[Stream]:
     """The streams of one thread loop (see the module docstring), in source order."""
     if loop.skip_exited:
         return []
-    resolver = _Resolver(loop, uniform, symbols)
+    resolver = _Resolver(loop, uniform, symbols, bodies)
     streams: list[Stream] = []
     every_thread = not loop.bounds
     bodies = [loop.body] + ([loop.fast_body] if loop.fast_body is not None else [])
@@ -193,11 +194,12 @@ class _Resolver:
     loop: ir.ThreadLoop
     uniform: set[int]
     symbols: dict[int, ir.Symbol]
+    bodies: dict[str, ir.DeviceFunction]
 
     def __post_init__(self) -> None:
-        assigned = assigned_symbols(self.loop.body)
+        assigned = assigned_symbols(self.loop.body, self.bodies)
         if self.loop.fast_body is not None:
-            assigned |= assigned_symbols(self.loop.fast_body)
+            assigned |= assigned_symbols(self.loop.fast_body, self.bodies)
         kept = {kv.sym for kv in self.loop.kept}
         self.definitions: dict[int, ir.VarDecl] = {}
         bodies = (self.loop.body,) + ((self.loop.fast_body,) if self.loop.fast_body is not None else ())

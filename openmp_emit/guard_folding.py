@@ -106,32 +106,32 @@ class GuardFolding:
     required: bool = False
 
     def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        return map_kernels(program, lambda k: _fold(k, ctx.symbols))
+        return map_kernels(program, lambda k: _fold(k, ctx.symbols, ctx.device_bodies))
 
 
-def _fold(node: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
+def _fold(node: ir.Node, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> ir.Node:
     """``node`` with its thread loops folded; a loop in a block may become two there."""
     if isinstance(node, ir.ThreadLoop):
-        folded = _fold_loop(node, symbols)
+        folded = _fold_loop(node, symbols, bodies)
         return folded[0] if len(folded) == 1 else ir.Block(folded, loc=node.loc)
     if isinstance(node, ir.Block):
         stmts: list[ir.Stmt] = []
         for s in node.stmts:
-            stmts.extend(_fold_loop(s, symbols) if isinstance(s, ir.ThreadLoop) else (_fold(s, symbols),))
+            stmts.extend(_fold_loop(s, symbols, bodies) if isinstance(s, ir.ThreadLoop) else (_fold(s, symbols, bodies),))
         return replace(node, stmts=tuple(stmts)) if any(a is not b for a, b in zip(stmts, node.stmts)) or \
             len(stmts) != len(node.stmts) else node
-    return ir.map_children(node, lambda child: _fold(child, symbols))
+    return ir.map_children(node, lambda child: _fold(child, symbols, bodies))
 
 
-def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tuple[ir.Stmt, ...]:
+def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> tuple[ir.Stmt, ...]:
     if node.marks_exit or node.bounds or node.fast_body:
         return (node,)
-    folded = _fold_final_guard(node, symbols)
+    folded = _fold_final_guard(node, symbols, bodies)
     if folded == (node,):
-        return (_version_for_full_blocks(node, symbols),)
+        return (_version_for_full_blocks(node, symbols, bodies),)
     # What the guard held may end in a guard of its own (if (threadIdx.y == 0) { if
     # (threadIdx.x == 0) ... }): the threads that pass both.
-    while (inner := _fold_final_guard(folded[-1], symbols)) != (folded[-1],):
+    while (inner := _fold_final_guard(folded[-1], symbols, bodies)) != (folded[-1],):
         folded = folded[:-1] + inner
     return folded
 
@@ -145,13 +145,14 @@ def _prefix(stmts: tuple[ir.Stmt, ...], kept: set[int]) -> dict[int, ir.VarDecl]
     return prefix
 
 
-def _version_for_full_blocks(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> ir.ThreadLoop:
+def _version_for_full_blocks(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
+                             bodies: dict[str, ir.DeviceFunction]) -> ir.ThreadLoop:
     """Guards in the middle of the body (``if (i < n) v = in[i];``) cannot become the loop's
     bound, but in every block except the grid's last all threads pass them: give the loop a
     second body without them (``fast_body``), run when ``fast_bounds`` admit every thread."""
     stmts = node.body.stmts
     kept = {kv.sym for kv in node.kept}
-    assigned = assigned_symbols(node.body)
+    assigned = assigned_symbols(node.body, bodies)
     # Only never-assigned declarations: the guard then reads the value they were declared with.
     prefix = {sym: d for sym, d in _prefix(stmts, kept).items() if sym not in assigned}
     varying = assigned | _declared(node.body) | kept
@@ -236,7 +237,8 @@ def _conjunction(terms: list[ir.Expr]) -> ir.Expr:
     return cond
 
 
-def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tuple[ir.Stmt, ...]:
+def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
+                      bodies: dict[str, ir.DeviceFunction]) -> tuple[ir.Stmt, ...]:
     """The loop with its final guard folded (preceded by the loop of its flag resets, if any),
     or ``(node,)``."""
     stmts = node.body.stmts
@@ -252,7 +254,7 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> tup
     if (not early_exit or resets) and r != len(stmts) - 1:
         return (node,)
     # Kept values are per thread even where this loop does not assign them.
-    varying = assigned_symbols(node.body) | _declared(node.body) | kept
+    varying = assigned_symbols(node.body, bodies) | _declared(node.body) | kept
     folder = _Folder(prefix, varying - set(prefix), symbols, lower_bounds=True)
     terms = _negated_terms(guard.cond) if early_exit else _through_flags(_conjuncts(guard.cond), prefix)
     if terms is None:

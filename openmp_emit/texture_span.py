@@ -67,7 +67,7 @@ class TextureSpan:
 def _version_loop(node: ir.Node, ctx: PassContext, used: set[str]) -> ir.Node:
     if not isinstance(node, ir.ThreadLoop) or node.fast_body is not None or node.marks_exit:
         return node
-    resolver = _Resolver.for_loop(node, ctx.symbols)
+    resolver = _Resolver.for_loop(node, ctx.symbols, ctx.device_bodies)
     spans: list[tuple[ir.Call, ir.VarDecl]] = []
 
     def replace_fetch(n: ir.Node) -> ir.Node:
@@ -120,8 +120,9 @@ class _Resolver:
     symbols: dict[int, ir.Symbol]
 
     @staticmethod
-    def for_loop(loop: ir.ThreadLoop, symbols: dict[int, ir.Symbol]) -> "_Resolver":
-        assigned = assigned_symbols(loop.body)
+    def for_loop(loop: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
+                 bodies: dict[str, ir.DeviceFunction]) -> "_Resolver":
+        assigned = assigned_symbols(loop.body, bodies)
         declared = {n.sym for n in loop.body.walk() if isinstance(n, ir.VarDecl)}
         definitions = {s.sym: s for s in loop.body.stmts
                        if isinstance(s, ir.VarDecl) and s.storage == "auto" and s.init is not None

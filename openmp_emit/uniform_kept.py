@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from barrier.liveness import assigned_variable
+from barrier.liveness import assigned_symbols
 from foundation import ir
 from foundation.integer_types import integer_kind
 from foundation.passes import PassContext, map_kernels, register
@@ -65,10 +65,10 @@ class UniformKept:
     required: bool = False
 
     def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
-        return map_kernels(program, lambda k: _kernel(k, ctx.symbols))
+        return map_kernels(program, lambda k: _kernel(k, ctx.symbols, ctx.device_bodies))
 
 
-def _kernel(kernel: ir.Kernel, symbols: dict[int, ir.Symbol]) -> ir.Kernel:
+def _kernel(kernel: ir.Kernel, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> ir.Kernel:
     grid = ir.grid_loop(kernel)
     if grid is None:
         return kernel
@@ -84,11 +84,10 @@ def _kernel(kernel: ir.Kernel, symbols: dict[int, ir.Symbol]) -> ir.Kernel:
     # Loops that are statements of a block: the assignment can go before them.
     in_blocks = {id(s) for b in grid.body.walk() if isinstance(b, ir.Block) for s in b.stmts
                  if isinstance(s, ir.ThreadLoop)}
-    fixed_names = {sym for sym, symbol in symbols.items() if symbol.kind == "param"} - {
-        sym for n in kernel.walk() if (sym := assigned_variable(n)) is not None}
+    fixed_names = {sym for sym, symbol in symbols.items() if symbol.kind == "param"} - assigned_symbols(kernel, bodies)
     uniform = {sym: kv for sym, kv in kept.items()
                if _scalar(kv.type) and kv.name not in taken and named.get(kv.name, {sym}) == {sym}
-               and _qualifies(sym, loops, in_blocks, fixed_names, symbols)}
+               and _qualifies(sym, loops, in_blocks, fixed_names, symbols, bodies)}
     if not uniform:
         return kernel
 
@@ -154,18 +153,18 @@ def _assigned_value(stmt: ir.ExprStmt) -> ir.Expr:
 
 
 def _qualifies(sym: int, loops: list[ir.ThreadLoop], in_blocks: set[int], fixed_names: set[int],
-               symbols: dict[int, ir.Symbol]) -> bool:
+               symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> bool:
     mentioning = [loop for loop in loops if any(isinstance(n, ir.Name) and n.sym == sym for n in loop.body.walk())]
     assigning = []
     for loop in mentioning:
         if loop.marks_exit or loop.skip_exited or id(loop) not in in_blocks:
             return False
         kept_here = {kv.sym for kv in loop.kept}
-        assignments = _uniform_assignments(sym, loop.body, loop, kept_here, symbols)
+        assignments = _uniform_assignments(sym, loop.body, loop, kept_here, symbols, bodies)
         if assignments is None:
             return False
         if loop.fast_body is not None:  # the full-block version: the same assignments
-            if _uniform_assignments(sym, loop.fast_body, loop, kept_here, symbols) != assignments:
+            if _uniform_assignments(sym, loop.fast_body, loop, kept_here, symbols, bodies) != assignments:
                 return False
         if assignments:
             assigning.append(loop)
@@ -180,7 +179,7 @@ def _qualifies(sym: int, loops: list[ir.ThreadLoop], in_blocks: set[int], fixed_
 
 
 def _uniform_assignments(sym: int, body: ir.Block, loop: ir.ThreadLoop, kept_here: set[int],
-                         symbols: dict[int, ir.Symbol]) -> list[ir.Stmt] | None:
+                         symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> list[ir.Stmt] | None:
     """The top-level ``v = e;`` (``v += e;``, ``v++;``, ...) of ``body`` with ``e`` block-invariant,
     where they are the only changes of ``v`` and no statement before them mentions it; None where
     that is not so."""
@@ -188,20 +187,21 @@ def _uniform_assignments(sym: int, body: ir.Block, loop: ir.ThreadLoop, kept_her
     seen = False  # an earlier statement mentions the variable
     for stmt in body.stmts:
         if _assigned_uniform(stmt) == sym:
-            if seen or not _block_invariant(_assigned_value(stmt), loop, kept_here, symbols):
+            if seen or not _block_invariant(_assigned_value(stmt), loop, kept_here, symbols, bodies):
                 return None
             assignments.append(stmt)
             continue
-        if any(assigned_variable(n) == sym for n in stmt.walk()):
+        if sym in assigned_symbols(stmt, bodies):  # f(v) with f(int &) too
             return None  # changed some other way: v /= e, &v, inside an expression or a condition
         seen = seen or any(isinstance(n, ir.Name) and n.sym == sym for n in stmt.walk())
     return assignments
 
 
-def _block_invariant(e: ir.Expr, loop: ir.ThreadLoop, kept_here: set[int], symbols: dict[int, ir.Symbol]) -> bool:
+def _block_invariant(e: ir.Expr, loop: ir.ThreadLoop, kept_here: set[int], symbols: dict[int, ir.Symbol],
+                     bodies: dict[str, ir.DeviceFunction]) -> bool:
     """The same in every thread of ``loop`` and computable before it: arithmetic on values the
     loop does not change, without memory reads, calls or a division that could fault."""
-    changed = {sym for n in loop.body.walk() if (sym := assigned_variable(n)) is not None}
+    changed = assigned_symbols(loop.body, bodies)
     declared = {n.sym for n in loop.body.walk() if isinstance(n, ir.VarDecl)}
     for n in e.walk():
         if isinstance(n, ir.Name):
