@@ -78,6 +78,13 @@ def test_math_intrinsics(tmp_path):
     assert_passes(run_program("math_intrinsics", tmp_path))
 
 
+@covers("Math", *[f"{op}_{mode}" for op in ("__fsub", "__frcp", "__dsub", "__dsqrt", "__drcp")
+                  for mode in ("rz", "ru", "rd")],
+        "directed rounding without a change of the rounding mode (normal range)")
+def test_directed_rounding_matches_the_host_and_keeps_the_rounding_mode(tmp_path):
+    assert_passes(run_program("directed_rounding", tmp_path))
+
+
 @covers("Half precision", "__half (cuda_fp16.h)", "__float2half", "__float2half_rn", "__half2float", "__hadd",
         "__hsub", "__hmul", "__hdiv", "__hfma", "__hneg", "__hmax", "__hlt", "__half2int_rn", "__half_as_ushort",
         "__half operators (+ - * +=)", "__half2", "__floats2half2_rn", "__half2half2", "__hadd2", "__hmul2",
