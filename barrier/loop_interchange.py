@@ -231,14 +231,14 @@ def _candidate(loop: ir.Stmt, before: tuple[ir.Stmt, ...], after: tuple[ir.Stmt,
             return None
         if any(isinstance(n, ir.Unary) and n.op == "&" and ind.sym in used_symbols(n) for n in loop.walk()):
             return None
-        if any(ind.sym in used_symbols(s) for s in after) and not _final_value_known(ind, loop, after, guarded):
+        if any(ind.sym in used_symbols(s) for s in after) and not _final_value_known(ind, loop, after, guarded, facts):
             return None
     if not (_profitable(inductions, kept_body, before, facts) or _unit_stride_in_threads(loop, facts)):
         return None
     return Candidate(loop, inductions, kept_body)
 
 
-def _final_value_known(ind: Induction, loop: ir.For, after: tuple[ir.Stmt, ...], guarded: bool) -> bool:
+def _final_value_known(ind: Induction, loop: ir.For, after: tuple[ir.Stmt, ...], guarded: bool, facts) -> bool:
     """The running index ``ind``, read after ``loop``, can be read there in closed form
     (:func:`_final_values`): the loop counts ``for (z = a; z < b; ++z)`` with ``a`` and ``b`` made of
     locals, parameters and arithmetic that neither the loop nor the code after it assigns (so they
@@ -247,7 +247,8 @@ def _final_value_known(ind: Induction, loop: ir.For, after: tuple[ir.Stmt, ...],
     between the loop and those reads."""
     if guarded or not (isinstance(loop.cond, ir.Binary) and loop.cond.op == "<"):
         return False
-    assigned = assigned_symbols(loop) | {sym for s in after for sym in assigned_symbols(s)}
+    bodies = facts.device_bodies
+    assigned = assigned_symbols(loop, bodies) | {sym for s in after for sym in assigned_symbols(s, bodies)}
     declared_after = {n.name for s in after for n in s.walk() if isinstance(n, ir.VarDecl)}
     for e in (loop.init.init, loop.cond.rhs):
         for n in e.walk():
