@@ -8,7 +8,8 @@ between the threads of a block without a barrier, so running every thread's iter
 any thread's z + 1 is one of the schedules the program already allows, provided the threads are
 independent (no atomics, warp operations, ``volatile``, calls of unknown effect: the judge of
 ``thread-simd``) and all threads run the same iterations (the loop's header is block-uniform,
-no ``break``/``return``/``goto`` leaves it).
+no ``break``/``return``/``goto`` leaves it).  Not under ``--schedule=nested``: there a block's
+threads run on an inner team, and a moved loop would open a parallel region per iteration.
 
 Running indices are rewritten in closed form first, else they would come back from per-thread
 kept arrays on every iteration: ``c += plane`` at the end of the body makes ``c`` read as
@@ -626,6 +627,11 @@ class LoopInterchange:
     required = False
 
     def run(self, program: ir.Program, ctx: PassContext) -> ir.Program:
+        if ctx.schedule == "nested":
+            # The nested schedule spreads a block's threads over an inner team: a moved loop
+            # would open a parallel region per iteration (a <<<1, 1>>> grid-stride loop, one per
+            # element), and there is no thread loop to vectorize in one OpenMP thread.
+            return program
         return map_kernels(program, lambda k: self.kernel(k, ctx))
 
     def kernel(self, kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:

@@ -72,6 +72,9 @@ class PassContext:
     launch_regions: bool = False
     #: Whether ``min-cut`` ran: ``barrier-split`` then recomputes what it need not keep.
     min_cut: bool = False
+    #: ``--reassociate-reductions``: floating-point sums may be reassociated (integer sums are
+    #: exact in any order and always may).
+    reassociate_floating: bool = False
     #: IR of the translation unit's ``__device__`` functions by name, for analysis only (the
     #: barrier passes read what a called function accesses); overloaded names are left out.
     device_bodies: dict[str, ir.DeviceFunction] = field(default_factory=dict)

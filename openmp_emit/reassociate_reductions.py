@@ -1,12 +1,13 @@
-"""Pass ``reassociate-reductions`` (opt-in: ``--reassociate-reductions``): a block's halving tree
-reduction over a ``__shared__`` array becomes one SIMD sum of the array, computed in any order.
+"""Pass ``reassociate-reductions``: a block's halving tree reduction over a ``__shared__`` array
+becomes one SIMD sum of the array, computed in any order.
 
-This changes results: a floating-point sum is rounded in a different order than CUDA's tree
-(``(a0 + a4) + (a2 + a6) ...``), so the pass runs only when the user asks for it
-(``--reassociate-reductions``, ``TranslateOptions.reassociate_reductions``, or the pass named in
-``--pipeline``); without it the output is the same, byte for byte.  Integer sums are exact
-either way (the sum runs in the unsigned type of the element's width, so no intermediate value
-overflows a signed type where the tree's did not).
+Integer sums are exact in any order (the sum runs in the unsigned type of the element's width,
+so it wraps as the GPU's additions do and no intermediate value overflows a signed type where
+the tree's did not): those trees are summed by default.  A floating-point sum would be rounded
+in a different order than CUDA's tree (``(a0 + a4) + (a2 + a6) ...``), so floating-point trees
+are summed only when the user asks for it (``--reassociate-reductions``,
+``TranslateOptions.reassociate_reductions``: ``PassContext.reassociate_floating``); without it
+their output is the same, byte for byte.
 
 Requires: ``barrier-split`` (the tree is a block-level loop around one thread loop).  Applies to
 a top-level statement of the grid loop exactly of the form::
@@ -129,6 +130,8 @@ def reassociate_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     out: list[ir.Stmt] = []
     for position, stmt in enumerate(stmts):
         tree = halving_tree(stmt, grid)
+        if tree is not None and tree.element in FLOATING and not ctx.reassociate_floating:
+            tree = None  # the rounding would change: only with --reassociate-reductions
         if tree is None or not _only_first_entry_after(tree.array.sym, stmts[position + 1:]):
             out.append(stmt)
             continue

@@ -180,9 +180,10 @@ OPTIONS: tuple[Opt, ...] = (
        help="PyTorch extensions: rewrite host checks for CUDA tensors (x.is_cuda(), torch::kCUDA) to accept "
             "the CPU tensors that stand in for them; each rewrite is listed by --explain"),
     _o("--reassociate-reductions", action="const", dest="reassociate_reductions", section="own",
-       help="opt-in: a block's tree reduction over a __shared__ array (for (s = blockDim.x / 2; s > 0; s >>= 1) "
-            "{ if (tid < s) a[tid] += a[tid + s]; __syncthreads(); }) becomes one SIMD sum of the array in any "
-            "order; floating-point sums may round differently from CUDA's tree (integer sums are exact)"),
+       help="opt-in: a block's tree reduction of floating-point values over a __shared__ array (for (s = "
+            "blockDim.x / 2; s > 0; s >>= 1) { if (tid < s) a[tid] += a[tid + s]; __syncthreads(); }) becomes one "
+            "SIMD sum of the array in any order, as integer trees always do; the sums may round differently "
+            "from CUDA's tree"),
     _o("--lowering", action="store", dest="lowering", metavar="MODE", choices=("auto", "split", "fallback"),
        section="own", help="barrier lowering: split (loops split at barriers), fallback (each thread a "
             "fiber that waits at barriers) or auto (default: split, and fallback with a warning for "

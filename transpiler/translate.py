@@ -1146,6 +1146,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     program = ir.pass_builtins_to_calls(program, needs)
 
     ctx = PassContext(dict(converter.symbols), lowering=options.lowering, schedule=options.schedule,
+                      reassociate_floating=options.reassociate_reductions,
                       device_bodies={**bodies, **lambdas},
                       device_builtins=needs, synchronizing=frozenset(inlined), namespace_shared=converter.namespace_shared,
                       binds_dynamic_shared=bool(kept_shared), sets_ambient_index=bool(kept_builtins),
