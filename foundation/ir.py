@@ -639,8 +639,9 @@ class NextThread(Stmt):
 class SimdReduction(Stmt):
     """``loop`` with its iterations run as SIMD lanes, each lane combining its values into
     ``variable`` with ``op`` and the lanes combined at the end, in no particular order
-    (``#pragma omp simd reduction(op:variable)``).  Made only by the opt-in
-    ``reassociate-reductions``: the order of a floating-point sum changes its rounding."""
+    (``#pragma omp simd reduction(op:variable)``).  Made by ``reassociate-reductions``: for
+    integer sums always (exact in any order), for floating-point ones only when the user opts in
+    (their rounding changes)."""
 
     loop: For
     op: str

@@ -128,6 +128,9 @@ def _every_node_kind() -> tuple[list[ir.Expr], list[ir.Stmt]]:
         ir.While(ir.Assign("=", a, b), ir.Break()),
         ir.DoWhile(ir.Block((ir.Continue(),)), _lit("false")),
         ir.Switch(a, ir.Block((ir.Case(_lit("1"), ir.Break()), ir.Case(None, ir.Break())))),
+        ir.SimdReduction(ir.For(ir.VarDecl(23, "k", "int", _lit("0")), ir.Binary("<", _name("k"), _lit("4")),
+                                ir.Unary("++", _name("k")),
+                                ir.ExprStmt(ir.Assign("+=", _name("a"), _name("k")))), "+", _name("a")),
         ir.Goto("done"), ir.Label("done"),
         ir.Return(None),
     ]

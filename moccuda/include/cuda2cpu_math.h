@@ -232,13 +232,15 @@ MOCCUDA_HD T rounded(int mode, Operation operation)
  * to nearest is itself a number of the type: 2^(emin + 2p), with room to spare. */
 template <class T>
 struct exact_error_threshold;
+/* 2^-76 and 2^-914, written in decimal (exactly those powers once rounded): hexadecimal floating
+ * literals are C++17, and the header compiles as C++11 and C++14 too. */
 template <>
 struct exact_error_threshold<float> {
-    static constexpr float value = 0x1p-76f;
+    static constexpr float value = 1.3234889800848443e-23f;
 };
 template <>
 struct exact_error_threshold<double> {
-    static constexpr double value = 0x1p-914;
+    static constexpr double value = 7.220777503459318e-276;
 };
 
 MOCCUDA_HD float fused(float a, float b, float c) { return fmaf(a, b, c); }
