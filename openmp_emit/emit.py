@@ -433,6 +433,7 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
     the translation took from the launches of its file, for a kernel other files may launch too:
     ``NAME`` checks it first (``moccuda::check_assumed_block``); ``assumed_distinct``, likewise,
     the pointer parameters taken to be in distinct allocations (``check_distinct_allocations``)."""
+    kernel, assumed_distinct = _parameters_not_hiding_the_kernel(kernel, assumed_distinct)
     checks = assumption_checks(kernel, assumed_block, assumed_distinct)
     used = _identifiers(kernel) | {"launch", "gridDim", "blockDim", "blockIdx", "threadIdx"}
     printer = KernelPrinter(names=LoopNames.avoiding(used), team=team, trapping=trapping)
@@ -482,6 +483,27 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
         printer.indent -= 1
         printer.emit("}")
     return _fix_pragmas(printer.text())
+
+
+def _parameters_not_hiding_the_kernel(kernel: ir.Kernel, assumed_distinct: tuple[tuple[str, str], ...]):
+    """``kernel`` with a parameter named as the kernel itself (``lb_keogh(..., float *lb_keogh)``)
+    renamed: in the body the parameter hides the function, which the capture check calls
+    (:func:`capture_check`).  The name is the callee's own business: callers pass by position."""
+    clashing = {p.sym for p in kernel.params if p.name == kernel.name}
+    if not clashing:
+        return kernel, assumed_distinct
+    new_name = kernel.name + "_arg"
+    used = _identifiers(kernel)
+    while new_name in used:
+        new_name += "_"
+
+    def rename(node: ir.Node) -> ir.Node:
+        if isinstance(node, (ir.Name, ir.Param)) and node.sym in clashing:
+            return replace(node, name=new_name)
+        return node
+
+    distinct = tuple(tuple(new_name if n == kernel.name else n for n in pair) for pair in assumed_distinct)
+    return ir.transform(kernel, rename), distinct
 
 
 def capture_check(kernel: ir.Kernel) -> str:

@@ -821,3 +821,8 @@ def test_reference_parameters_across_barriers_keep_the_split_lowering(tmp_path):
 @covers("C++ in device code", "a constexpr local read after __syncthreads() in a constant expression")
 def test_constexpr_local_stays_constant_across_barriers(tmp_path):
     _passes(tmp_path, "constexpr_across_barrier.cu")
+
+
+@covers("Kernels", "a parameter named as its kernel")
+def test_a_parameter_named_as_its_kernel(tmp_path):
+    _passes(tmp_path, "parameter_named_as_kernel.cu")
