@@ -6,7 +6,8 @@ Between two barriers CUDA orders nothing between the threads of a block, so a th
 carries no dependence, except through
 
 * atomics, warp operations, ``printf``-like calls and other calls of unknown effect (a call to a
-  ``__device__`` function of this file is judged by its body);
+  ``__device__`` function of this file is judged by its body; a lowered warp collective's read of
+  its exchange array, which the lanes wrote before the warp's sync point, is no concern);
 * ``volatile`` data (warp-synchronous code relies on the order of its accesses);
 * a compound update of a per-block scalar (``count += p``: every thread adds to it), except a
   sum the loop declares a reduction (``ThreadLoop.sums``: opt-in ``reassociate-reductions``);
@@ -52,6 +53,18 @@ _GROUP_HANDLES = frozenset({"cooperative_groups::this_thread_block", "cooperativ
 TEXTURE_FETCH_ARGS = {"tex1Dfetch": 2, "tex1D": 2, "tex2D": 3, "tex3D": 4}
 
 
+def _reads_warp_exchange(call: ir.Call, changed: set[int]) -> bool:
+    """Is ``call`` phase B of a lowered warp collective (``moccuda::warp``, pass
+    ``warp-collectives``) that reads exchange and stamp arrays no thread of the loop writes?  It
+    then reads only what the lanes wrote before the warp's sync point, in any order of the
+    lanes."""
+    if not call.func.startswith("moccuda::warp::"):
+        return False
+    arrays = [a.lhs if isinstance(a, ir.Binary) else a for a in call.args[:2]]
+    return all(isinstance(a, ir.Name) and a.sym not in changed
+               for a in arrays if not (isinstance(a, ir.Literal) and a.text == "nullptr"))
+
+
 @dataclass
 class _Judge:
     ctx: PassContext
@@ -65,7 +78,10 @@ class _Judge:
         declared |= {n.sym for n in loop.sums}  # summed in any order by the lanes (a reduction)
         if ir.exits_from_nested_loop(loop.body):
             return False
+        changed = {sym for n in loop.body.walk() if (sym := assigned_variable(n)) is not None}
         for n in loop.body.walk():
+            if isinstance(n, ir.Call) and _reads_warp_exchange(n, changed):
+                continue
             if not self._node_safe(n):
                 return False
             if isinstance(n, (ir.Assign, ir.Unary)) and not (isinstance(n, ir.Assign) and n.op == "="):

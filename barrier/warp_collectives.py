@@ -69,18 +69,38 @@ Before::
 
 Where every thread of the block reaches the collective, as often as the others (no condition,
 loop exit or return that may differ between threads before it: :mod:`barrier.uniformity`), every
-lane would carry the same stamp: there are no stamps (``nullptr``), nothing to clear per block.
+lane would carry the same stamp: there are no stamps (``nullptr``), nothing to clear per block,
+and the exchange array has a warp of zeroed slots on either side, so that phase B reads its
+source without a branch and its thread loop vectorizes.
 
-After (the stamps shown are those of a collective under ``if (threadIdx.x < n)``; here none)::
+After, every lane reaching it::
 
-    unsigned warp_epoch = 1; unsigned shfl_down_12_stamp[1024] = {}; float shfl_down_12[1024];
+    unsigned warp_epoch = 1; float shfl_down_12[1088];  // 32 + 1024 + 32
+    moccuda::warp::clear_pads(shfl_down_12, nthreads);
     ThreadLoop {
         float v = a[threadIdx.x];
         float shfl_down_12_value = v;
-        shfl_down_12_stamp[flat] = warp_epoch; shfl_down_12[flat] = shfl_down_12_value;
+        shfl_down_12[flat + 32u] = shfl_down_12_value;
         WarpSync(warp_epoch);
-        v += moccuda::warp::shfl_down(shfl_down_12, shfl_down_12_stamp, flat, nthreads, 0xffffffff,
-                                      shfl_down_12_value, 1, 32);
+        v += moccuda::warp::shfl_down(shfl_down_12 + 32u, nullptr, flat, nthreads, 0xffffffff,
+                                      shfl_down_12[flat + 32u], 1, 32);
+        b[threadIdx.x] = v;
+    }
+
+After, under ``if (threadIdx.x < n)`` (only some lanes may reach it: stamps)::
+
+    unsigned warp_epoch = 1; unsigned shfl_down_12_stamp[1024]; float shfl_down_12[1024];
+    moccuda::warp::clear_slots(shfl_down_12_stamp, nthreads);
+    ThreadLoop {
+        float v = a[threadIdx.x];
+        if (threadIdx.x < n) {
+            float shfl_down_12_value = v;
+            shfl_down_12_stamp[flat] = warp_epoch; shfl_down_12[flat] = shfl_down_12_value;
+        }
+        WarpSync(warp_epoch);
+        if (threadIdx.x < n)
+            v += moccuda::warp::shfl_down(shfl_down_12, shfl_down_12_stamp, flat, nthreads, 0xffffffff,
+                                          shfl_down_12_value, 1, 32);
         b[threadIdx.x] = v;
     }
 """
@@ -103,6 +123,8 @@ LOOPS = (ir.For, ir.While, ir.DoWhile)
 #: ``moccuda::warp``'s combining operations, by ``WarpCollective.combine``.
 COMBINERS = {"add": "Add", "min": "Min", "max": "Max", "and": "And", "or": "Or", "xor": "Xor"}
 SHUFFLES = ("shfl", "shfl_up", "shfl_down", "shfl_xor")
+#: Zeroed slots on either side of an exchange array that every lane of the block reaches: a warp.
+WARP_PAD = 32
 #: What ``grid.sync()`` is between this pass and ``grid-sync``.
 GRID_SYNC = "moccuda::cooperative::grid_sync"
 
@@ -456,11 +478,20 @@ class WarpLowering:
             # Every thread of the block arrives here together: a lane takes part when it exists
             # and is in the mask, with no stamps to write, compare or clear for each block.
             stamp = stamps = ir.Literal("nullptr", loc=loc)
-        else:
+        elif self.fibers:
             stamp_type = ir_array("unsigned", buffers)
             stamp = self.fresh(f"{base}_stamp", stamp_type, loc)
             self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, stamp_type, ir.InitList((), loc=loc),
                                                loc=loc))
+            stamps = stamp
+        else:
+            # A stale stamp of the block run before could equal this block's counter: the
+            # block's slots start at 0 (only those are compared).
+            stamp_type = ir_array("unsigned", buffers)
+            stamp = self.fresh(f"{base}_stamp", stamp_type, loc)
+            self.block_decls.append(ir.VarDecl(stamp.sym, stamp.name, stamp_type, loc=loc))
+            self.block_decls.append(ir.ExprStmt(ir.Call("moccuda::warp::clear_slots", (stamp, count), loc=loc),
+                                                loc=loc))
             stamps = stamp
         arrival: ir.Expr = self.epoch
         if self.fibers:
@@ -478,7 +509,23 @@ class WarpLowering:
         if not every_lane:
             pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(stamp, slot, loc=loc), arrival, loc=loc), loc=loc))
         xchg = None
-        if value is not None:
+        if value is not None and every_lane:
+            # No stamps: phase B reads its source slot unconditionally and selects, without a
+            # branch, so its thread loop vectorizes (``moccuda::warp``'s ``std::nullptr_t``
+            # overloads).  A source up to a warp before or after the block's threads is then read
+            # (and discarded): the array has a warp of zeroed slots on either side.
+            # The caller's own value is its slot: it need not be kept across the split.
+            pad = ir.Literal(f"{WARP_PAD}u", loc=loc)
+            xchg_type = f"{c.type}[{WARP_PAD + MAX_THREADS_PER_BLOCK + WARP_PAD}]"
+            xchg = self.fresh(base, xchg_type, loc)
+            self.block_decls.append(ir.VarDecl(xchg.sym, xchg.name, xchg_type, loc=loc))
+            self.block_decls.append(ir.ExprStmt(ir.Call("moccuda::warp::clear_pads", (xchg, count), loc=loc),
+                                                loc=loc))
+            own_slot = ir.Index(xchg, ir.Binary("+", slot, pad, loc=loc), loc=loc)
+            pre.append(ir.ExprStmt(ir.Assign("=", own_slot, value, loc=loc), loc=loc))
+            exchanged = ir.Binary("+", xchg, pad, loc=loc)
+            value = own_slot
+        elif value is not None:
             xchg_type = ir_array(c.type, buffers)
             xchg = self.fresh(base, xchg_type, loc)
             self.block_decls.append(ir.VarDecl(xchg.sym, xchg.name, xchg_type, loc=loc))

@@ -161,6 +161,12 @@ def test_types_defined_inside_a_kernel(tmp_path):
     _passes(tmp_path, "local_types.cu")
 
 
+@covers("Device functions", "an overload kept as written beside a translated one (a local union in one, a device "
+        "assert in the other)", note="the kept overload takes the set's thread-index parameters, unused")
+def test_overload_kept_as_written_beside_a_translated_one(tmp_path):
+    _passes(tmp_path, "overload_kept_beside_translated.cu")
+
+
 @covers("Kernels and memory", "struct defined inside a kernel that uses the kernel's locals", status="not supported",
         note="located error (define the type outside the kernel)")
 def test_local_type_using_a_local_is_a_located_error(tmp_path):

@@ -346,5 +346,6 @@ def test_lowered_collectives_are_exchanges_around_warp_splits(tmp_path):
     source = translate_file(cu).source
     assert "pred_3" not in source and "cond_3" not in source
     assert source.count("if (threadIdx.x / 32 == 1) {") == 2  # phase A and phase B
-    assert source.count("_stamp[1024] = {};") == 1 and "shfl_xor_4_stamp" not in source
+    assert source.count("_stamp[1024];") == 1 and source.count("moccuda::warp::clear_slots(") == 1
+    assert "shfl_xor_4_stamp" not in source and "moccuda::warp::clear_pads(shfl_xor_4, " in source
     assert "moccuda::warp::reduce<moccuda::warp::Add>(" in source and "moccuda::warp::shfl_xor(" in source

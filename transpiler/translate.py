@@ -158,6 +158,15 @@ def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str]]:
     return builtins, calls
 
 
+def _translated_for_itself(fn: ci.Cursor, needs: dict[str, tuple[str, ...]]) -> bool:
+    """Does an overload of a translated ``__device__`` function need the translation itself (it
+    reads a thread index, asserts, reads the device clock or calls a function that takes the
+    indices)?  One that does not, and that the converter cannot represent, is kept as written with
+    the set's leading parameters (another overload of its name reads them), unused."""
+    builtins, calls = _direct_needs(fn)
+    return bool(builtins) or any(needs.get(c) for c in calls) or bool(calls & {"clock", "clock64"})
+
+
 def uses_block_storage(fn: ci.Cursor) -> bool:
     """Does ``fn`` declare a ``__shared__`` variable or use one declared at namespace scope?  Such
     a function is inlined into the kernels (``inline-device``), where the variable is one per
@@ -1133,9 +1142,18 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                                           {name: b for name, b in needs.items() if name not in inlined}, inlined,
                                           inlined_members)
     device_fns = []
+    kept_overloads: set = set()
     for name, overloads in scan.device_functions.items():
         if name in needs and name not in inlined:
-            for fn in _each_converted(overloads, converter.device_function, errors):
+            for cursor in overloads:
+                try:
+                    fn = converter.device_function(cursor)
+                except CompileError as exc:
+                    if _translated_for_itself(cursor, needs):
+                        errors.extend(exc.diagnostics)
+                    else:
+                        kept_overloads.add(clang_ext.identity(cursor))
+                    continue
                 device_fns.append(ir.DeviceFunction(fn.name, fn.return_type, fn.params, fn.body, needs[name],
                                                     fn.template, fn.qualifiers, loc=fn.loc))
     if errors:
@@ -1187,6 +1205,10 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
             if name in inlined:
                 text = f"/* {name}: inlined into the kernels that call it (it synchronizes or uses __shared__ memory) */"
                 edits.setdefault(file, []).append(Edit(start, end, text + directives))
+            elif name in needs and clang_ext.identity(cursor) in kept_overloads:
+                if needs[name]:
+                    edit = prototype_builtins_edit(cursor, needs[name])
+                    edits.setdefault(edit[0], []).append(edit[1])
             elif name in needs:
                 edits.setdefault(file, []).append(Edit(start, end, emit.emit_device_function(next(translated)) + directives))
     for cursor in scan.device_prototypes:

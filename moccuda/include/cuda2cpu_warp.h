@@ -52,6 +52,7 @@ __device__ float __shfl_down(float var, unsigned int delta, int width = 32);
 __device__ int __shfl_xor(int var, int lane_mask, int width = 32);
 __device__ float __shfl_xor(float var, int lane_mask, int width = 32);
 #else
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 namespace moccuda {
@@ -147,6 +148,78 @@ inline T shfl_xor(const T *xchg, const unsigned *stamp, unsigned flat, unsigned 
     if ((src & ~(p.width - 1u)) != p.first)  /* outside the segment: the caller's own value */
         return own;
     return read_lane(xchg, stamp, flat, nthreads, own, src);
+}
+
+/* The block's stamps start at 0: a stale stamp of the block run before on this thread's stack
+ * could equal this block's counter. */
+inline void clear_slots(unsigned *stamp, unsigned nthreads)
+{
+    for (unsigned f = 0; f < nthreads; ++f)
+        stamp[f] = 0;
+}
+
+/* An exchange array that every lane of the block reaches has a warp of slots on either side of
+ * the block's (see below): they are read, and the result discarded, so they hold a value. */
+template <class T, unsigned N>
+inline void clear_pads(T (&xchg)[N], unsigned nthreads)
+{
+    static_assert(N >= 64, "a warp of slots on either side");
+    for (unsigned f = 0; f < 32u; ++f) {
+        xchg[f] = T();
+        xchg[32u + nthreads + f] = T();
+    }
+}
+
+/* The same shuffles where every lane of the block reached the collective together (the translator
+ * proved it and passes no stamps) and the exchange array has a warp of zeroed slots on either side
+ * (`xchg` points past the first pad).  The source slot is read unconditionally and the result
+ * selected without a branch, so the caller's thread loop vectorizes; the results are those of
+ * the general functions above: the caller's own value outside its segment, 0 from a lane past the
+ * block's end. */
+template <class T>
+inline T shfl(const T *xchg, std::nullptr_t, unsigned flat, unsigned nthreads, unsigned mask, T own, int src_lane,
+              int width)
+{
+    (void)mask;
+    (void)own;
+    Place p(flat, width);
+    unsigned f = p.base + p.first + ((unsigned)src_lane & (p.width - 1u));
+    T v = xchg[f];
+    return f < nthreads ? v : T();
+}
+
+template <class T>
+inline T shfl_up(const T *xchg, std::nullptr_t, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                 unsigned delta, int width)
+{
+    (void)mask;
+    (void)nthreads;  /* a lane below the caller exists */
+    Place p(flat, width);
+    T v = xchg[(int)flat - (int)(delta < 32u ? delta : 32u)];
+    return delta > p.lane - p.first ? own : v;
+}
+
+template <class T>
+inline T shfl_down(const T *xchg, std::nullptr_t, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                   unsigned delta, int width)
+{
+    (void)mask;
+    Place p(flat, width);
+    T v = xchg[flat + (delta < 32u ? delta : 32u)];
+    T source = flat + delta < nthreads ? v : T();
+    return delta >= p.width - (p.lane - p.first) ? own : source;
+}
+
+template <class T>
+inline T shfl_xor(const T *xchg, std::nullptr_t, unsigned flat, unsigned nthreads, unsigned mask, T own,
+                  int lane_mask, int width)
+{
+    (void)mask;
+    Place p(flat, width);
+    unsigned src = p.lane ^ (unsigned)lane_mask;
+    T v = xchg[p.base + (src & 31u)];
+    T source = p.base + src < nthreads ? v : T();
+    return (src & ~(p.width - 1u)) != p.first ? own : source;
 }
 
 inline unsigned ballot(const int *xchg, const unsigned *stamp, unsigned flat, unsigned nthreads, unsigned mask,

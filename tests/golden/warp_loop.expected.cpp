@@ -32,7 +32,8 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
         bool done_7[1024];
         bool any_7;
         unsigned warp_epoch = 1;
-        unsigned shfl_xor_11_stamp[1024] = {};
+        unsigned shfl_xor_11_stamp[1024];
+        moccuda::warp::clear_slots(shfl_xor_11_stamp, blockDim.x * blockDim.y * blockDim.z);
         float shfl_xor_11[1024];
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
         for (unsigned ty = 0; ty < blockDim.y; ++ty)
@@ -97,6 +98,7 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
                     ++warp_epoch;
                     for (unsigned tz = 0; tz < blockDim.z; ++tz)
                     for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
                     for (unsigned tx = 0; tx < blockDim.x; ++tx) {
                         const uint3 threadIdx = {tx, ty, tz};
                         const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;

@@ -26,11 +26,12 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
         const uint3 blockIdx = {bx, by, bz};
         MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
         float v_per_thread[1024];
-        float shfl_down_12_value_per_thread[1024];
         float shfl_xor_18_value_per_thread[1024];
         unsigned warp_epoch = 1;
-        float shfl_down_12[1024];
-        unsigned shfl_xor_18_stamp[1024] = {};
+        float shfl_down_12[1088];
+        moccuda::warp::clear_pads(shfl_down_12, blockDim.x * blockDim.y * blockDim.z);
+        unsigned shfl_xor_18_stamp[1024];
+        moccuda::warp::clear_slots(shfl_xor_18_stamp, blockDim.x * blockDim.y * blockDim.z);
         float shfl_xor_18[1024];
         float partial[32];
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
@@ -59,19 +60,18 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
                     const uint3 threadIdx = {tx, ty, tz};
                     const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
                     auto &v = v_per_thread[thread];
-                    auto &shfl_down_12_value = shfl_down_12_value_per_thread[thread];
-                    shfl_down_12_value = v;
-                    shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = shfl_down_12_value;
+                    float shfl_down_12_value = v;
+                    shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x + 32u] = shfl_down_12_value;
                 }
                 ++warp_epoch;
                 for (unsigned tz = 0; tz < blockDim.z; ++tz)
                 for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
                 for (unsigned tx = 0; tx < blockDim.x; ++tx) {
                     const uint3 threadIdx = {tx, ty, tz};
                     const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
                     auto &v = v_per_thread[thread];
-                    auto &shfl_down_12_value = shfl_down_12_value_per_thread[thread];
-                    v += moccuda::warp::shfl_down(shfl_down_12, nullptr, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12_value, offset, 32);
+                    v += moccuda::warp::shfl_down(shfl_down_12 + 32u, nullptr, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x + 32u], offset, 32);
                 }
             }
         }
@@ -108,6 +108,7 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
         ++warp_epoch;
         for (unsigned tz = 0; tz < blockDim.z; ++tz)
         for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
         for (unsigned tx = 0; tx < blockDim.x; ++tx) {
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;

@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 
 #define FULL 0xffffffffu
-#define KINDS 14
+#define KINDS 17
 
 template <typename T>
 __global__ void shuffles(const T *in, T *out)
@@ -30,11 +30,14 @@ __global__ void shuffles(const T *in, T *out)
     o[10] = __shfl_xor_sync(FULL, v, 1);
     o[11] = __shfl_xor_sync(FULL, v, 16);
     o[12] = __shfl_xor_sync(FULL, v, 5, 8);
+    o[13] = __shfl_up_sync(FULL, v, 40);      // past the warp: the caller's own value
+    o[14] = __shfl_down_sync(FULL, v, 40);
+    o[15] = __shfl_xor_sync(FULL, v, 33);     // lane ^ 33 is in no segment of the warp
     T w = v;
     for (int d = 1; d < 32; d *= 2) {         // the butterfly all-reduce people write
         w += __shfl_xor_sync(FULL, w, d);
     }
-    o[13] = w;
+    o[16] = w;
 }
 
 #define INACTIVE 0xffffffffu  // the source lane does not exist: the shuffle reads 0
@@ -64,6 +67,9 @@ static unsigned source(int kind, unsigned f, unsigned size)
     case 10: return own_or(f, lane ^ 1, size, true);
     case 11: return own_or(f, lane ^ 16, size, true);
     case 12: return own_or(f, lane ^ 5, size, true);
+    case 13: return own_or(f, lane - 40, size, false);
+    case 14: return own_or(f, lane + 40, size, false);
+    case 15: return own_or(f, lane ^ 33, size, false);
     }
     return f;
 }
@@ -85,7 +91,7 @@ static int check(const char *name, dim3 block, int blocks, T (*value)(int))
         for (unsigned f = 0; f < size; ++f) {
             const T *in_b = in + b * size;
             const T *o = out + ((size_t)b * size + f) * KINDS;
-            for (int k = 0; k < 13; ++k) {
+            for (int k = 0; k < 16; ++k) {
                 unsigned src = source(k, f, size);
                 if (o[k] != (src == INACTIVE ? T(0) : in_b[src])) {
                     if (bad++ < 5)
@@ -106,7 +112,7 @@ static int check(const char *name, dim3 block, int blocks, T (*value)(int))
                 for (unsigned l = 0; l < 32; ++l)
                     w[l] = next[l];
             }
-            if (o[13] != w[f % 32] && bad++ < 5)
+            if (o[16] != w[f % 32] && bad++ < 5)
                 printf("%s block %ux%ux%u thread %u: butterfly wrong\n", name, block.x, block.y, block.z, f);
         }
     }
