@@ -26,16 +26,17 @@ class AccessCollector:
         self.found: list[Access] = []
         self._binding: set[int] = set()  # references being resolved (a guard against cycles)
 
-    def record(self, kind: str, place: Place, e: ir.Expr) -> None:
+    def record(self, kind: str, place: Place, e: ir.Expr, communicates: bool = False) -> None:
         if place.obj[0] == PRIVATE:
             return
-        self.found.append(Access(kind, place.obj, place.index, e, "", e.loc))
+        self.found.append(Access(kind, place.obj, place.index, e, "", e.loc,
+                                 communicates=communicates and place.obj[0] != SHARED))
 
-    def touch(self, place: Place, e: ir.Expr, mode: str) -> None:
+    def touch(self, place: Place, e: ir.Expr, mode: str, communicates: bool = False) -> None:
         if mode in ("read", "rw"):
-            self.record("read", place, e)
+            self.record("read", place, e, communicates)
         if mode in ("write", "rw"):
-            self.record("write", place, e)
+            self.record("write", place, e, communicates)
 
     def visit(self, e: ir.Expr | None, mode: str) -> None:
         if e is None:
@@ -44,9 +45,9 @@ class AccessCollector:
             place = self.place(e)
             if isinstance(place, _AsPointer):
                 if place.loads is not None and mode != "addr":
-                    self.touch(place.loads, e, mode)
+                    self.touch(place.loads, e, mode, self.through_volatile(e))
             elif isinstance(place, Place) and place.is_element and mode != "addr":
-                self.touch(place, e, mode)
+                self.touch(place, e, mode, self.through_volatile(e))
             return
         if isinstance(e, ir.Assign):
             self.visit(e.value, "read")
@@ -65,6 +66,22 @@ class AccessCollector:
         elif not isinstance(e, ir.SizeOf):
             for child in e.children():
                 self.visit(child, "read")
+
+    def through_volatile(self, e: ir.Expr) -> bool:
+        """Is the lvalue ``e`` reached through a ``volatile`` pointer or array (``flag[b]`` of a
+        ``volatile int *flag``, ``*(volatile int *)p``)?"""
+        if isinstance(e, ir.Cast):
+            return "volatile" in e.type
+        if isinstance(e, ir.Name):
+            info = self.facts.symbols.get(e.sym)
+            return info is not None and "volatile" in info.type
+        if isinstance(e, (ir.Index, ir.Member)):
+            return self.through_volatile(e.base)
+        if isinstance(e, ir.Unary) and e.op == "*":
+            return self.through_volatile(e.operand)
+        if isinstance(e, ir.Binary) and e.op in ("+", "-"):  # pointer arithmetic, either side
+            return self.through_volatile(e.lhs) or self.through_volatile(e.rhs)
+        return False
 
     # ------------------------------------------------------------------------ places
 
@@ -211,7 +228,7 @@ class AccessCollector:
             target = self.pointer(e.args[0])
             for a in e.args[1:]:
                 self.visit(a, "read")
-            self.touch(target.subscript(Affine()), e, "rw")
+            self.touch(target.subscript(Affine()), e, "rw", communicates=True)
             return
         if name in READ_ONLY_LOADS and e.args:
             self.touch(self.pointer(e.args[0]).subscript(Affine()), e, "read")
@@ -247,7 +264,8 @@ class AccessCollector:
                 obj = targets[obj[1]].obj if obj[1] in targets else UNKNOWN_OBJ
             if obj[0] == PRIVATE:
                 continue
-            self.found.append(Access(access.kind, obj, None, e, f": {access.text}", e.loc))
+            self.found.append(Access(access.kind, obj, None, e, f": {access.text}", e.loc,
+                                     communicates=access.communicates and obj[0] != SHARED))
 
 
 def _argument_place(collector: "AccessCollector", a: ir.Expr) -> Place:

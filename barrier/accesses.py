@@ -36,7 +36,8 @@ UNKNOWN_OBJ = (UNKNOWN, 0)
 @dataclass(frozen=True)
 class Access:
     """One memory access: ``kind`` is "read" or "write" (a read-modify-write is both, as two
-    accesses).  ``obj`` is the memory object (``(kind, sym)``, see the module docstring);
+    accesses).  ``communicates`` marks an atomic or ``volatile`` access outside ``__shared__``
+    memory.  ``obj`` is the memory object (``(kind, sym)``, see the module docstring);
     ``index`` is one affine form per array dimension, or None when not known."""
 
     kind: str
@@ -45,6 +46,9 @@ class Access:
     expr: ir.Expr | None = field(default=None, compare=False, repr=False)
     note: str = ""  # printed after the expression: where an access inside a call happens
     loc: object = field(default=None, compare=False)
+    #: an atomic or ``volatile`` access to memory other blocks see: how blocks signal each other
+    #: (see :func:`barrier.conflicts.conflict`)
+    communicates: bool = False
 
     @cached_property
     def text(self) -> str:

@@ -32,14 +32,21 @@ from __future__ import annotations
 import itertools
 from math import gcd
 
-from barrier.accesses import UNKNOWN, Access
+from barrier.accesses import PRIVATE, SHARED, UNKNOWN, Access
 from barrier.affine_forms import Affine, Poly, positive_sign
 from barrier.kernel_facts import KernelFacts
 
 
 def conflict(a: Access, b: Access, facts: KernelFacts) -> bool:
     """May a thread's access ``a`` and a *different* thread's access ``b`` touch the same
-    location, with at least one of them writing?"""
+    location, with at least one of them writing?  Or is one of them how blocks signal each other
+    (an atomic or ``volatile`` access outside ``__shared__`` memory) and the other an access to
+    memory other blocks see?  A barrier between them is what makes every thread's access happen
+    before the signal (or after the wait): ``x = in[i]; __syncthreads(); if (tid == 0)
+    atomicAdd(&flag[b + 1], 1);`` lets the next block overwrite ``in`` only once every thread of
+    this one has read it."""
+    if (a.communicates and _seen_by_other_blocks(b)) or (b.communicates and _seen_by_other_blocks(a)):
+        return True
     if a.kind == "read" and b.kind == "read":
         return False
     if not facts.may_alias(a.obj, b.obj):
@@ -49,6 +56,10 @@ def conflict(a: Access, b: Access, facts: KernelFacts) -> bool:
     if a.index is None or b.index is None or len(a.index) != len(b.index):
         return True
     return may_meet(a.index, b.index, facts)
+
+
+def _seen_by_other_blocks(a: Access) -> bool:
+    return a.obj[0] not in (SHARED, PRIVATE)
 
 
 def may_meet(fa: tuple[Affine, ...], fb: tuple[Affine, ...], facts: KernelFacts) -> bool:

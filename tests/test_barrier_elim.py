@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import PROGRAMS, translate_build_run
+from support import MANY_THREADS, PROGRAMS, run_built, translate_build_run
 from test_barrier_effects import analysis_ir
 from foundation.diagnostics import CompileError
 from foundation.options import TranslateOptions
@@ -361,3 +361,21 @@ __global__ void k(float *a) {
     first, second = report["barriers"]
     assert first["action"] == "kept" and "depends on the thread index" in first["reason"]
     assert second["action"] == "eliminated"
+
+
+# ------------------------------------------------------------------- blocks that signal each other
+
+SIGNALS = PROGRAMS / "barriers" / "blocks_signal_across_barrier.cu"
+
+
+def test_barriers_before_a_signal_to_other_blocks_stay(tmp_path):
+    """A barrier between the block's global accesses and thread 0's atomic or volatile signal to
+    the next block (or its wait for the previous one) orders no two threads of the block, but
+    the signal must follow every thread's access: it stays.  Without the signal's side it goes."""
+    result, run, _ = translate_build_run(SIGNALS, tmp_path)
+    assert _actions(result.explain) == {"move_up": ["kept", "kept"], "move_up_volatile": ["kept", "kept"],
+                                        "count_after_private_work": ["eliminated"]}
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    for threads in (2, MANY_THREADS):
+        again = run_built(SIGNALS, tmp_path, threads)
+        assert again.returncode == 0 and again.stdout == run.stdout, again.stdout + again.stderr
