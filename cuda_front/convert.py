@@ -189,9 +189,12 @@ class Converter:
             self.member_context = None
 
     def device_function(self, cursor: ci.Cursor) -> ir.DeviceFunction:
+        specialization = specialization_arguments(cursor)
         return ir.DeviceFunction(cursor.spelling, cursor.result_type.spelling, self.params(cursor),
-                                 self.function_body(cursor), template=template_header(cursor),
-                                 qualifiers=_qualifiers(cursor), loc=location(cursor))
+                                 self.function_body(cursor),
+                                 template="template <>" if specialization else template_header(cursor),
+                                 qualifiers=_qualifiers(cursor), specialization=specialization,
+                                 loc=location(cursor))
 
     def params(self, cursor: ci.Cursor) -> tuple[ir.Param, ...]:
         params = []

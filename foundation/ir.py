@@ -499,6 +499,10 @@ class DeviceFunction(Node):
     builtins: tuple[str, ...] = ()
     template: str = ""
     qualifiers: str = ""
+    #: An explicit specialization (``template <> float mul<float>(float a, float b)``): its
+    #: template arguments as written after the name (``<float>``), or ``<>`` where C++ deduces
+    #: them (``template <> float mul(float a, float b)``); "" for any other function.
+    specialization: str = ""
 
 
 @dataclass(frozen=True)

@@ -589,7 +589,8 @@ def emit_device_function(fn: ir.DeviceFunction) -> str:
     params = [f"const {ir.BUILTIN_TYPES[b]} {b}" for b in fn.builtins]
     params += [_declare_param(p) for p in fn.params]
     head = f"{fn.qualifiers} " if fn.qualifiers else ""
-    printer.emit(f"{head}{declare(fn.return_type, fn.name)}({', '.join(params)})")
+    name = fn.name if fn.specialization == "<>" else fn.name + fn.specialization  # <>: deduced
+    printer.emit(f"{head}{declare(fn.return_type, name)}({', '.join(params)})")
     printer.stmt(ir.as_block(fn.body))
     return printer.text()
 

@@ -167,6 +167,12 @@ def test_overload_kept_as_written_beside_a_translated_one(tmp_path):
     _passes(tmp_path, "overload_kept_beside_translated.cu")
 
 
+@covers("Device functions", "explicit specializations of a translated __device__ function template (deduced or "
+        "written template arguments, differing only in the return type)")
+def test_translated_explicit_specializations_stay_specializations(tmp_path):
+    _passes(tmp_path, "explicit_specialization_translated.cu")
+
+
 @covers("Kernels and memory", "struct defined inside a kernel that uses the kernel's locals", status="not supported",
         note="located error (define the type outside the kernel)")
 def test_local_type_using_a_local_is_a_located_error(tmp_path):

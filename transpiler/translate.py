@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import clang.cindex as ci
@@ -1154,8 +1154,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                     else:
                         kept_overloads.add(clang_ext.identity(cursor))
                     continue
-                device_fns.append(ir.DeviceFunction(fn.name, fn.return_type, fn.params, fn.body, needs[name],
-                                                    fn.template, fn.qualifiers, loc=fn.loc))
+                device_fns.append(replace(fn, builtins=needs[name]))
     if errors:
         # Every construct of the file that cannot be translated, each once, in source order.
         unique = {(d.loc.file, d.loc.line, d.loc.column, d.message): d for d in errors}
