@@ -133,7 +133,14 @@ class BarrierSplit:
             top_level |= {s.sym for s in loop.body.stmts if isinstance(s, ir.VarDecl)}
         program_order = {sym: i for i, sym in enumerate(decls)}
         uses = [used_symbols(loop.body) for loop in loops]
-        crossing = {sym for sym, i in declared_in.items() if any(sym in u for j, u in enumerate(uses) if j != i)}
+        # The loops that use each variable, gathered in one pass: asking every loop about every
+        # variable is quadratic, and a kernel split at each of hundreds of warp shuffles has
+        # hundreds of loops and thousands of variables.
+        using: dict[int, set[int]] = {}
+        for j, u in enumerate(uses):
+            for sym in u:
+                using.setdefault(sym, set()).add(j)
+        crossing = {sym for sym, i in declared_in.items() if using.get(sym, set()) - {i}}
         crossing |= _pointed_to_across(grid.body, decls, crossing)
         if not crossing and not any(ir.contains(loop, ir.Return) for loop in loops[:-1]):
             return kernel
@@ -175,12 +182,15 @@ class BarrierSplit:
             storage_decls.append(ir.VarDecl(storage_sym, name, type_, loc=decl.loc))
             storage[sym] = ir.KeptVar(sym, decl.name, decl.type, name, loc=decl.loc)
 
+        entries = {}
+        for e in report.kept_values:
+            entries.setdefault(e["barrier_line"], e)  # the first entry of a line, as a search finds it
         for sym in sorted(kept | recomputed, key=lambda s: (declared_in[s], decls[s].loc.line, decls[s].loc.column)):
             i = declared_in[sym]
             after = loops[i + 1] if i + 1 < len(loops) else loops[i]
-            entry = next((e for e in report.kept_values if e["barrier_line"] == after.loc.line), None)
+            entry = entries.get(after.loc.line)
             if entry is None:
-                entry = {"barrier_line": after.loc.line, "names": [], "recomputed": []}
+                entry = entries[after.loc.line] = {"barrier_line": after.loc.line, "names": [], "recomputed": []}
                 report.kept_values.append(entry)
             entry["names" if sym in kept else "recomputed"].append(decls[sym].name)
 
@@ -196,6 +206,7 @@ class BarrierSplit:
         first_exit = next((i for i, loop in enumerate(loops) if ir.contains(loop, ir.Return)), len(loops))
 
         counter = iter(range(len(loops)))
+        storage_order = {sym: i for i, sym in enumerate(storage)}
 
         def rewrite(node: ir.Node) -> ir.Node:
             if not isinstance(node, ir.ThreadLoop):
@@ -210,7 +221,7 @@ class BarrierSplit:
             # Only what the body names: the loop that declared a value without initializer and
             # does not use it needs no binding (-Wall: unused variable).
             touched_syms = used_symbols(body)
-            touched = tuple(storage[s] for s in storage if s in touched_syms)
+            touched = tuple(storage[s] for s in sorted(touched_syms & storage.keys(), key=storage_order.__getitem__))
             _check_distinct_names(touched)
             return replace(node, body=body, kept=node.kept + touched, exit_flag=exit_flag,
                            marks_exit=bool(exit_flag) and ir.contains(node, ir.Return),

@@ -168,9 +168,10 @@ class WarpLowering:
     spaces: "MemorySpaces | None" = None
     #: the warp sync points of a fiber kernel so far (each gets its number)
     fiber_sites: int = 0
-    #: the statements lowered since the last sync point load memory the lanes may store (so a
-    #: lockstep store must wait until every lane has loaded)
-    loads_pending: bool = False
+    #: the statements lowered since the last sync point (a lockstep store must wait until every
+    #: lane has loaded what they load of memory the lanes may store: :meth:`loads_pending`, asked
+    #: only there, as few kernels have such stores)
+    since_sync: list[ir.Stmt] = field(default_factory=list)
     #: where the warp collectives are that every thread of the block reaches, each time
     #: (:mod:`barrier.uniformity`): every lane stamps the same arrival, so they need no stamps
     all_lanes: frozenset = frozenset()
@@ -204,11 +205,15 @@ class WarpLowering:
             lowered = self.stmt(s, lockstep)
             out.extend(lowered)
             if lowered and _is_sync(lowered[-1]):
-                self.loads_pending = False
-            elif any(not self.loads_global(load) for part in lowered for n in part.walk()
-                     if isinstance(n, (ir.ExprStmt, ir.VarDecl, ir.If, ir.Return)) for load in _own_loads(n)):
-                self.loads_pending = True
+                self.since_sync = []
+            else:
+                self.since_sync.extend(lowered)
         return tuple(out)
+
+    def loads_pending(self) -> bool:
+        """Do the statements lowered since the last sync point load memory the lanes may store?"""
+        return any(not self.loads_global(load) for part in self.since_sync for n in part.walk()
+                   if isinstance(n, (ir.ExprStmt, ir.VarDecl, ir.If, ir.Return)) for load in _own_loads(n))
 
     def body(self, s: ir.Stmt | None, lockstep: bool) -> ir.Stmt | None:
         if s is None:
@@ -282,7 +287,7 @@ class WarpLowering:
         if all(self.loads_global(load) for load in _loads(s)):
             # It reads nothing another lane stores: no order within.  But the lanes' loads of
             # shared memory since the last sync point must all come before any lane stores.
-            before = [self.sync_point(s.loc)] if self.loads_pending else []
+            before = [self.sync_point(s.loc)] if self.loads_pending() else []
             return before + [s, self.sync_point(s.loc)]
         split = self.read_then_store(s)
         if split is None:

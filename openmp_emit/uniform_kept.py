@@ -85,9 +85,10 @@ def _kernel(kernel: ir.Kernel, symbols: dict[int, ir.Symbol], bodies: dict[str, 
     in_blocks = {id(s) for b in grid.body.walk() if isinstance(b, ir.Block) for s in b.stmts
                  if isinstance(s, ir.ThreadLoop)}
     fixed_names = {sym for sym, symbol in symbols.items() if symbol.kind == "param"} - assigned_symbols(kernel, bodies)
+    facts = _LoopFacts(loops, bodies)
     uniform = {sym: kv for sym, kv in kept.items()
                if _scalar(kv.type) and kv.name not in taken and named.get(kv.name, {sym}) == {sym}
-               and _qualifies(sym, loops, in_blocks, fixed_names, symbols, bodies)}
+               and _qualifies(sym, facts, in_blocks, fixed_names, symbols)}
     if not uniform:
         return kernel
 
@@ -152,19 +153,53 @@ def _assigned_value(stmt: ir.ExprStmt) -> ir.Expr:
     return stmt.expr.value if isinstance(stmt.expr, ir.Assign) else ir.Literal("1")
 
 
-def _qualifies(sym: int, loops: list[ir.ThreadLoop], in_blocks: set[int], fixed_names: set[int],
-               symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> bool:
-    mentioning = [loop for loop in loops if any(isinstance(n, ir.Name) and n.sym == sym for n in loop.body.walk())]
+class _LoopFacts:
+    """What the candidates ask of each thread loop, found once per loop (or per statement) and
+    not once per candidate: a kernel with hundreds of split points has hundreds of loops and of
+    kept values."""
+
+    def __init__(self, loops: list[ir.ThreadLoop], bodies: dict[str, ir.DeviceFunction]):
+        self.loops = loops
+        self.bodies = bodies
+        #: the loops whose body names each variable, in the order of ``loops``
+        self.mentioning: dict[int, list[ir.ThreadLoop]] = {}
+        for loop in loops:
+            for sym in {n.sym for n in loop.body.walk() if isinstance(n, ir.Name)}:
+                self.mentioning.setdefault(sym, []).append(loop)
+        self._statement: dict[int, tuple[set[int], set[int]]] = {}
+        self._loop: dict[int, tuple[set[int], set[int]]] = {}
+
+    def statement(self, stmt: ir.Stmt) -> tuple[set[int], set[int]]:
+        """The variables ``stmt`` may change and those it names."""
+        found = self._statement.get(id(stmt))
+        if found is None:
+            found = self._statement[id(stmt)] = (
+                assigned_symbols(stmt, self.bodies), {n.sym for n in stmt.walk() if isinstance(n, ir.Name)})
+        return found
+
+    def changed_and_declared(self, loop: ir.ThreadLoop) -> tuple[set[int], set[int]]:
+        """The variables ``loop``'s body may change and those it declares."""
+        found = self._loop.get(id(loop))
+        if found is None:
+            found = self._loop[id(loop)] = (
+                assigned_symbols(loop.body, self.bodies),
+                {n.sym for n in loop.body.walk() if isinstance(n, ir.VarDecl)})
+        return found
+
+
+def _qualifies(sym: int, facts: _LoopFacts, in_blocks: set[int], fixed_names: set[int],
+               symbols: dict[int, ir.Symbol]) -> bool:
+    mentioning = facts.mentioning.get(sym, [])
     assigning = []
     for loop in mentioning:
         if loop.marks_exit or loop.skip_exited or id(loop) not in in_blocks:
             return False
         kept_here = {kv.sym for kv in loop.kept}
-        assignments = _uniform_assignments(sym, loop.body, loop, kept_here, symbols, bodies)
+        assignments = _uniform_assignments(sym, loop.body, loop, kept_here, symbols, facts)
         if assignments is None:
             return False
         if loop.fast_body is not None:  # the full-block version: the same assignments
-            if _uniform_assignments(sym, loop.fast_body, loop, kept_here, symbols, bodies) != assignments:
+            if _uniform_assignments(sym, loop.fast_body, loop, kept_here, symbols, facts) != assignments:
                 return False
         if assignments:
             assigning.append(loop)
@@ -179,7 +214,7 @@ def _qualifies(sym: int, loops: list[ir.ThreadLoop], in_blocks: set[int], fixed_
 
 
 def _uniform_assignments(sym: int, body: ir.Block, loop: ir.ThreadLoop, kept_here: set[int],
-                         symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> list[ir.Stmt] | None:
+                         symbols: dict[int, ir.Symbol], facts: _LoopFacts) -> list[ir.Stmt] | None:
     """The top-level ``v = e;`` (``v += e;``, ``v++;``, ...) of ``body`` with ``e`` block-invariant,
     where they are the only changes of ``v`` and no statement before them mentions it; None where
     that is not so."""
@@ -187,22 +222,22 @@ def _uniform_assignments(sym: int, body: ir.Block, loop: ir.ThreadLoop, kept_her
     seen = False  # an earlier statement mentions the variable
     for stmt in body.stmts:
         if _assigned_uniform(stmt) == sym:
-            if seen or not _block_invariant(_assigned_value(stmt), loop, kept_here, symbols, bodies):
+            if seen or not _block_invariant(_assigned_value(stmt), loop, kept_here, symbols, facts):
                 return None
             assignments.append(stmt)
             continue
-        if sym in assigned_symbols(stmt, bodies):  # f(v) with f(int &) too
+        changed, named = facts.statement(stmt)
+        if sym in changed:  # f(v) with f(int &) too
             return None  # changed some other way: v /= e, &v, inside an expression or a condition
-        seen = seen or any(isinstance(n, ir.Name) and n.sym == sym for n in stmt.walk())
+        seen = seen or sym in named
     return assignments
 
 
 def _block_invariant(e: ir.Expr, loop: ir.ThreadLoop, kept_here: set[int], symbols: dict[int, ir.Symbol],
-                     bodies: dict[str, ir.DeviceFunction]) -> bool:
+                     facts: _LoopFacts) -> bool:
     """The same in every thread of ``loop`` and computable before it: arithmetic on values the
     loop does not change, without memory reads, calls or a division that could fault."""
-    changed = assigned_symbols(loop.body, bodies)
-    declared = {n.sym for n in loop.body.walk() if isinstance(n, ir.VarDecl)}
+    changed, declared = facts.changed_and_declared(loop)
     for n in e.walk():
         if isinstance(n, ir.Name):
             symbol = symbols.get(n.sym)
