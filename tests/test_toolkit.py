@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -345,12 +346,27 @@ def test_noinline_and_system_headers_that_use_the_attribute(tmp_path):
 
 # ------------------------------------------------------------------------------ clang++
 
+def _clang_links_openmp() -> bool:
+    """clang++ is installed with its OpenMP runtime (libomp, a package of its own on Debian)."""
+    if not have("clang++"):
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "omp.cpp"
+        source.write_text("#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n")
+        done = subprocess.run(["clang++", "-fopenmp", str(source), "-o", str(Path(tmp) / "omp")],
+                              capture_output=True, text=True)
+        return done.returncode == 0
+
+
+CLANG_LINKS_OPENMP = _clang_links_openmp()
+
 #: The corpus clang++ builds: the examples and the barrier and warp programs.
 CLANG_CORPUS = sorted(EXAMPLES.glob("*.cu")) + sorted((ROOT / "tests" / "programs" / "barriers").glob("*.cu")) \
     + sorted((ROOT / "tests" / "programs" / "warp").glob("*.cu"))
 
 
-@pytest.mark.skipif(not have("clang++"), reason="clang++ is not installed (apt-get install clang; .ci/run does)")
+@pytest.mark.skipif(not CLANG_LINKS_OPENMP, reason="clang++ cannot link an OpenMP program (apt-get install clang "
+                    "libomp-dev; .ci/run does)")
 @pytest.mark.parametrize("cu", CLANG_CORPUS, ids=[f"{c.parent.name}/{c.stem}" for c in CLANG_CORPUS])
 def test_clang_builds_the_corpus(cu, tmp_path):
     done = cuda2cpu(cu, "-o", tmp_path / cu.stem, env={"CXX": "clang++"})
@@ -358,7 +374,8 @@ def test_clang_builds_the_corpus(cu, tmp_path):
     assert "PASS" in _program(tmp_path / cu.stem)
 
 
-@pytest.mark.skipif(not have("clang++"), reason="clang++ is not installed (apt-get install clang; .ci/run does)")
+@pytest.mark.skipif(not CLANG_LINKS_OPENMP, reason="clang++ cannot link an OpenMP program (apt-get install clang "
+                    "libomp-dev; .ci/run does)")
 @covers("Toolkit stand-in", "clang++ as the host compiler (-ccbin clang++, CXX=clang++)")
 def test_clang_as_host_compiler(tmp_path):
     for example in ("vecadd", "reduction"):

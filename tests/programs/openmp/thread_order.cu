@@ -62,7 +62,8 @@ __global__ void warp_sums(const int *in, int *sums, int n)
         sums[blockIdx.y * gridDim.x + blockIdx.x] = v;
 }
 
-// The shuffle's loop also stores with unit stride along y: it still keeps CUDA's order.
+// The loop reading the shuffled value stores with unit stride along y; it writes no exchange
+// slot, so its threads are independent and y may go innermost.
 __global__ void warp_pairs(const int *in, int *out, int n)
 {
     int x = blockIdx.x * 4 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
