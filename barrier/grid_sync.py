@@ -39,15 +39,17 @@ parameter (``while (flags[task] == 0) {}``), sees what another block writes reli
 blocks being resident at once, as a small grid is on a GPU (Chai's "persistent blocks" chain
 their tasks this way); run one after the other on fewer OpenMP threads than blocks, a block
 waiting for a later one waits forever.  Such a kernel is scheduled ``cooperative`` too, each
-spinning loop yields its core first (``moccuda::cooperative::spin_yield()``) and says when it is
-done (``spin_done()``): ``run_grid`` runs the blocks of every launch whose grid the device could
-hold at once (the size a cooperative launch is allowed) in order, as a GPU's block scheduler,
-on as many threads as OpenMP's, and starts more only while every running block is stuck waiting
-(a thread runs block after block, reusing its fiber stacks under the fallback); beyond that
-size, as an ordinary OpenMP loop.
+spinning loop calls ``moccuda::cooperative::spin_yield()`` in every turn and ``spin_done()``
+after it: ``run_grid`` runs the blocks of every launch whose grid the device could hold at once
+(the size a cooperative launch is allowed) in order, as a GPU's block scheduler, as fibers on
+OpenMP's threads (``moccuda/block_fibers.h``): a spinning turn switches to the next block of the
+OS thread, and a thread starts another block only when its blocks wait (a finished block's
+fiber, with its stack and its threads' fibers under the fallback, serves the next); beyond that
+size, as an ordinary OpenMP loop, where a spinning turn yields the core.
 
 Not translated (located errors): ``grid.sync()`` in a kernel lowered with the fiber fallback
-(a loop waiting for another block is fine there: the block's fibers run on the block's thread).
+(a loop waiting for another block is fine there: the block's thread fibers run inside its block
+fiber).
 
 Before::
 
@@ -74,11 +76,11 @@ from foundation.passes import PassContext, map_kernels, register
 #: Grid-scope operations that need the blocks run by ``moccuda::cooperative::run_grid``.
 GRID_CALLS = (GRID_SYNC, "moccuda::cooperative::grid_is_valid")
 PHASE_TYPE = "moccuda::cooperative::GridPhase"
-#: Called first in each turn of a loop that waits for another block (``spinning_loops``); its
-#: presence tells the printer that the blocks must run at once for any launch.
+#: Called first in each turn of a loop that waits for another block (``spinning_loops``): it
+#: switches to another block; its presence tells the printer that the blocks wait for each other.
 SPIN_YIELD = "moccuda::cooperative::spin_yield"
-#: Called after such a loop: the block no longer waits (``run_grid`` starts more blocks only while
-#: every running one waits).
+#: Called after such a loop: the block made progress (``run_grid`` starts more blocks only while
+#: the running ones wait).
 SPIN_DONE = "moccuda::cooperative::spin_done"
 #: Atomic read-modify-writes that leave memory as it was when their operand is 0: a read.
 _READING_WITH_ZERO = ("atomicAdd", "atomicSub", "atomicOr", "atomicXor")

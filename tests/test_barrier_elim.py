@@ -376,6 +376,6 @@ def test_barriers_before_a_signal_to_other_blocks_stay(tmp_path):
     assert _actions(result.explain) == {"move_up": ["kept", "kept"], "move_up_volatile": ["kept", "kept"],
                                         "count_after_private_work": ["eliminated"]}
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
-    for threads in (2, MANY_THREADS):
+    for threads in (1, 2, MANY_THREADS):
         again = run_built(SIGNALS, tmp_path, threads)
         assert again.returncode == 0 and again.stdout == run.stdout, again.stdout + again.stderr

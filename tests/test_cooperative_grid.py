@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from coverage_table import covers
-from support import PROGRAMS, translate_build_run
+from support import MANY_THREADS, PROGRAMS, translate_build_run
 from foundation import ir
 from foundation.diagnostics import CompileError
 from transpiler.translate import translate_file
@@ -51,6 +51,16 @@ def test_grid_sync_orders_the_blocks_of_a_cooperative_launch(grid_program):
     smooth = next(k for k in result.program.kernels if k.name == "smooth")
     assert not [n for n in smooth.walk() if isinstance(n, (ir.WarpCollective, ir.WarpSync, ir.Barrier))]
     assert "moccuda::cooperative::run_grid(launch," in result.source
+
+
+@pytest.mark.parametrize("threads", [1, MANY_THREADS])
+def test_grid_sync_at_other_thread_counts(grid_program, threads):
+    """The blocks of a cooperative launch run on threads of their own whatever OpenMP's count;
+    the grid barrier a block reads (moccuda::detail::BlockLocals) is its own thread's."""
+    exe = grid_program[2]
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout[-3000:] + run.stderr[-2000:]
 
 
 @covers("Cooperative groups", "grid.sync() in a kernel launched with <<<>>>", status="not supported",

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from coverage_table import covers
-from support import PROGRAMS, run_cli, translate_build_run
+from support import MANY_THREADS, PROGRAMS, run_built, run_cli, translate_build_run
 from foundation.options import TranslateOptions
 
 OTHERS = PROGRAMS / "others_code"
@@ -436,15 +436,40 @@ def test_statement_expression_with_side_effects_is_a_located_error(tmp_path):
     assert "error: a GNU statement expression ({ ... }) in device code" in built.stderr, built.stderr
 
 
+#: OpenMP thread counts a program of blocks waiting for each other runs at: one OS thread (every
+#: block a fiber of it), the cores of CI, and more OS threads than cores.
+WAITING_THREADS = (1, 2, MANY_THREADS)
+
+
+def _passes_at_every_thread_count(cu, tmp_path, options=None, args=(), timeout=120):
+    """Translate and build ``cu``, run it at each of WAITING_THREADS: each run prints PASS."""
+    _, run, _ = translate_build_run(cu, tmp_path, options, args=args, threads=1, timeout=timeout)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    for threads in WAITING_THREADS[1:]:
+        again = run_built(cu, tmp_path, threads, args=args, timeout=timeout)
+        assert again.returncode == 0 and again.stdout.strip().endswith("PASS"), \
+            f"at {threads} threads: " + again.stdout + again.stderr
+
+
 @covers("Kernels and memory", "blocks waiting for each other through memory (while (atomicAdd(&flag, 0) == 0); or a volatile flag)",
-        note="every block on its own thread when the device holds the grid at once, as a GPU runs a small grid; "
-             "each spinning turn yields the core")
+        note="the blocks start in order as fibers on OpenMP's threads, another when a thread's blocks all wait, "
+             "when the device holds the grid at once, as a GPU runs a small grid; a spinning turn switches to "
+             "the next block of the thread")
 @pytest.mark.parametrize("lowering", ["split", "fallback"])
 def test_blocks_waiting_for_each_other(tmp_path, lowering):
     # 8 blocks on 2 OpenMP threads: run one after the other, the first block waits forever.
-    _, run, _ = translate_build_run(OTHERS / "blocks_waiting_on_blocks.cu", tmp_path,
-                                    TranslateOptions(lowering=lowering), timeout=60)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes_at_every_thread_count(OTHERS / "blocks_waiting_on_blocks.cu", tmp_path, TranslateOptions(lowering=lowering))
+
+
+@covers("Kernels and memory", "a long chain of hand-offs between blocks waiting for each other (64 blocks of 100 tasks, "
+        "host threads spinning beside the kernel), state kept across the wait in dynamic shared memory and read "
+        "through member functions", note="each block's dynamic shared memory and ambient indices follow its fiber")
+@pytest.mark.parametrize("lowering", ["split", "fallback"])
+def test_long_relay_between_blocks(tmp_path, lowering):
+    # With a thread per block, each of the 6,400 hand-offs waited for the OS to schedule the next
+    # block's thread among the 4 spinning host threads (over 60 s at 2 threads; PERFORMANCE.md).
+    # Fallback: every block's CUDA threads are fibers inside the block's fiber.
+    _passes_at_every_thread_count(OTHERS / "long_relay_of_blocks.cu", tmp_path, TranslateOptions(lowering=lowering))
 
 
 @covers("Kernels and memory", "a block's task loop driven through a pointer to a per-thread struct "
@@ -453,21 +478,36 @@ def test_blocks_waiting_for_each_other(tmp_path, lowering):
 def test_task_loop_through_a_pointer_to_a_local(tmp_path):
     # Taken as undecided before, the kernel took the fiber fallback, and its 600 blocks, running
     # at once because they wait for each other, ran out of memory mappings for their stacks.
-    result, run, _ = translate_build_run(OTHERS / "task_loop_through_pointer.cu", tmp_path, timeout=120)
+    cu = OTHERS / "task_loop_through_pointer.cu"
+    result, run, _ = translate_build_run(cu, tmp_path, timeout=120)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
     assert not result.warnings and {k["lowering"] for k in result.explain["kernels"]} == {"split"}
+    for threads in (1, MANY_THREADS):
+        again = run_built(cu, tmp_path, threads)
+        assert again.returncode == 0 and again.stdout.strip().endswith("PASS"), again.stdout + again.stderr
 
 
 @covers("Kernels and memory", "blocks waiting for each other under the fiber fallback, more blocks than the "
-        "process could hold fiber stacks for", note="the blocks run in order, each thread reusing its stacks "
-                                                    "for block after block, and more threads start only while "
-                                                    "every running block waits")
+        "process could hold fiber stacks for", note="the blocks run in order, each OS thread reusing a finished "
+                                                    "block's fiber, stack and thread fibers for the next, and more "
+                                                    "start only while the live blocks wait")
 def test_waiting_blocks_reuse_fiber_stacks(tmp_path):
     # 600 blocks of 128 threads, each waiting for the one before it: all at once, their fiber
     # stacks ran out of memory mappings ("cannot allocate a 65536-byte fiber stack").
-    _, run, _ = translate_build_run(OTHERS / "task_loop_through_pointer.cu", tmp_path,
-                                    TranslateOptions(lowering="fallback"), args=("500",), timeout=120)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes_at_every_thread_count(OTHERS / "task_loop_through_pointer.cu", tmp_path,
+                                  TranslateOptions(lowering="fallback"), args=("500",))
+
+
+@covers("Kernels and memory", "a __shared__ variable declared in a member function, in a kernel whose blocks wait for "
+        "each other", status="not supported",
+        note="refused at run time when blocks interleave on an OS thread (it is one variable per OS thread)")
+def test_member_shared_in_waiting_blocks_is_refused(tmp_path):
+    # At one OpenMP thread every block is a fiber of it, live at once: they would share the
+    # variable (block b + 1 overwrites block b's count), so the run stops with an error.
+    _, run, _ = translate_build_run(OTHERS / "member_shared_in_waiting_blocks.cu", tmp_path, threads=1)
+    assert run.returncode != 0 and "PASS" not in run.stdout and "FAIL" not in run.stdout, run.stdout + run.stderr
+    assert "a __shared__ variable of a member function is used in a kernel whose blocks wait for each other" \
+        in run.stderr, run.stderr
 
 
 @covers("Warp shuffles", "warp shuffles every thread of the block reaches (a warp sum of a 16x16 block, "

@@ -151,18 +151,14 @@ inline thread_block_tile<Size> tiled_partition(const ParentT &) { return thread_
 }  // namespace cooperative_groups
 
 #ifndef __CUDA2CPU_PARSE__
-#include <atomic>
-#include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+
+#include "moccuda/block_fibers.h"
 
 namespace moccuda {
 namespace cooperative {
@@ -192,12 +188,9 @@ private:
     unsigned long long blocks_, arrived_ = 0, generation_ = 0;
 };
 
-/* The grid barrier of the launch the calling thread runs a block of (null: not cooperative). */
-inline GridBarrier *&current_grid()
-{
-    static thread_local GridBarrier *grid = nullptr;
-    return grid;
-}
+/* The grid barrier of the launch the calling thread runs a block of (null: not cooperative); it
+ * follows a block fiber (detail::BlockLocals). */
+inline GridBarrier *&current_grid() { return detail::block_locals().grid; }
 
 /* grid_group::is_valid(): the kernel was launched with cudaLaunchCooperativeKernel. */
 inline bool grid_is_valid() { return current_grid() != nullptr; }
@@ -224,102 +217,18 @@ private:
     GridBarrier *grid_ = current_grid();
 };
 
-/* Whether the thread running blocks of a launch whose blocks wait for each other is waiting in
- * a spinning loop, and how many such waits it has ended (run_waiting_blocks reads them to tell
- * whether every running block is stuck waiting). */
-struct SpinState {
-    std::atomic<bool> waiting{false};
-    std::atomic<unsigned long long> waits{0};
-};
-
-inline SpinState *&spin_state()
-{
-    static thread_local SpinState *state = nullptr;
-    return state;
-}
-
-/* Each turn of a loop waiting for another block: give up the core, so that the block it waits
- * for runs (blocks outnumber the cores). */
+/* Each turn of a loop waiting for another block: switch to the next block of the OS thread
+ * (block_fibers.h), or, in a block that is not a fiber (a cooperative launch's, or a grid the
+ * device could not hold at once), give up the core, so that the block it waits for runs. */
 inline void spin_yield()
 {
-    if (SpinState *state = spin_state())
-        state->waiting.store(true, std::memory_order_relaxed);
-    std::this_thread::yield();
+    if (!block_fibers::yield_spinning())
+        std::this_thread::yield();
 }
 
-/* After a loop waiting for another block (and after each block). */
-inline void spin_done()
-{
-    SpinState *state = spin_state();
-    if (state != nullptr && state->waiting.load(std::memory_order_relaxed)) {
-        state->waiting.store(false, std::memory_order_relaxed);
-        state->waits.fetch_add(1, std::memory_order_relaxed);
-    }
-}
-
-/* Runs blocks 0..count-1 of a launch whose blocks wait for each other, as a GPU's block
- * scheduler does: in order, each thread taking the next block when its block ends, so that a
- * thread reuses its storage (fiber stacks) for block after block.  It starts with as many
- * threads as OpenMP's and, every 200 us, when every running block has been waiting in the same
- * spinning loop since the last look, adds threads (a quarter more, at least one) up to
- * `most_at_once`: a block never waits for one that is not started while the device could start
- * it, and a chain of blocks each waiting for the one before it runs on as many threads as
- * OpenMP's, not on one thread per block. */
-template <class Run>
-inline void run_waiting_blocks(unsigned long long count, unsigned long long most_at_once, Run &run)
-{
-    struct Worker {
-        SpinState spin;
-        std::atomic<bool> done{false};
-        bool was_waiting = false;
-        unsigned long long waits_seen = 0;
-    };
-    std::atomic<unsigned long long> next{0};
-    std::deque<Worker> workers;  /* stable addresses */
-    std::vector<std::thread> threads;
-    auto work = [&](Worker *w) {
-        spin_state() = &w->spin;
-        for (unsigned long long b; (b = next.fetch_add(1)) < count;) {
-            run(b, nullptr);
-            spin_done();
-        }
-        spin_state() = nullptr;
-        w->done.store(true, std::memory_order_release);
-    };
-    auto start = [&] {
-        workers.emplace_back();
-        threads.emplace_back(work, &workers.back());
-    };
-    unsigned long long first = 1;
-#ifdef _OPENMP
-    first = (unsigned long long)(omp_get_max_threads() > 0 ? omp_get_max_threads() : 1);
-#endif
-    for (unsigned long long i = 0; i < first && i < count; ++i)
-        start();
-    for (;;) {
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-        unsigned long long running = 0;
-        bool all_stuck = true;
-        for (Worker &w : workers) {
-            if (w.done.load(std::memory_order_acquire))
-                continue;
-            ++running;
-            const bool waiting = w.spin.waiting.load(std::memory_order_relaxed);
-            const unsigned long long waits = w.spin.waits.load(std::memory_order_relaxed);
-            all_stuck &= waiting && w.was_waiting && waits == w.waits_seen;
-            w.was_waiting = waiting;
-            w.waits_seen = waits;
-        }
-        if (running == 0)
-            break;
-        if (all_stuck)
-            for (unsigned long long added = 0; added < running / 4 + 1 && next.load() + added < count
-                                               && workers.size() < most_at_once; ++added)
-                start();
-    }
-    for (std::thread &t : threads)
-        t.join();
-}
+/* After a loop waiting for another block: the block made progress (block_fibers.h starts another
+ * block only when every block of the OS thread is waiting without). */
+inline void spin_done() { block_fibers::spin_ended(); }
 
 /* Whether the device holds the launch's blocks all at once (the size a cooperative launch may
  * have, at most the device's resident blocks). */
@@ -335,9 +244,10 @@ inline bool grid_fits_at_once(unsigned long long count)
  * cudaLaunchCooperativeKernel checked) runs every block on a thread of its own, all at once, so
  * that a block waiting in grid.sync() never keeps another from arriving.  A launch of a kernel
  * whose blocks wait for each other through memory (`blocks_wait_for_each_other`, the
- * translator's finding) runs its blocks in order on as many threads as they need to go on
- * (run_waiting_blocks), when the device could hold its grid at once.  Otherwise the blocks run
- * as an OpenMP loop, as any kernel's do (grid_group::is_valid() is then false). */
+ * translator's finding) runs its blocks in order as fibers on OpenMP's threads, starting more
+ * only while the running ones wait (block_fibers.h), when the device could hold its grid at once.
+ * Otherwise the blocks run as an OpenMP loop, as any kernel's do (grid_group::is_valid() is then
+ * false). */
 template <class Block>
 inline void run_grid(const LaunchConfig &launch, Block block, bool blocks_wait_for_each_other = false)
 {
@@ -349,7 +259,8 @@ inline void run_grid(const LaunchConfig &launch, Block block, bool blocks_wait_f
         current_grid() = nullptr;
     };
     if (!launch.cooperative && blocks_wait_for_each_other && grid_fits_at_once(count)) {
-        run_waiting_blocks(count, count, run);
+        auto run_block = [&](unsigned long long b) { run(b, nullptr); };
+        block_fibers::run_blocks(count, count, run_block);
         return;
     }
     if (!launch.cooperative) {

@@ -28,11 +28,12 @@
 #include <limits>
 #include <new>
 #include <type_traits>
-/* NestedTeams calls the OpenMP runtime (translated programs are always built with OpenMP on).
+/* NestedTeams and block fibers call the OpenMP runtime (translated programs are always built with
+ * OpenMP on).
  * With g++, through <omp.h>: a program including it later (PyTorch's ATen/Parallel.h does) must
  * see the same declarations, and g++'s carry noexcept.  With clang, declared as libomp's <omp.h>
  * declares them (clang may be looking at g++'s <omp.h>, which it cannot read).  Without OpenMP
- * there is no NestedTeams. */
+ * there is no NestedTeams, and block fibers run on the calling thread. */
 #if defined(_OPENMP) && !defined(__clang__)
 #include <omp.h>
 #elif defined(_OPENMP)
@@ -40,6 +41,7 @@ extern "C" int omp_get_max_threads(void);
 extern "C" int omp_get_max_active_levels(void);
 extern "C" void omp_set_max_active_levels(int);
 extern "C" int omp_get_active_level(void);
+extern "C" int omp_get_thread_num(void);
 #endif
 #endif
 
@@ -264,11 +266,65 @@ struct AmbientIndex {
     dim3 gridDim;
 };
 
-inline AmbientIndex &ambient()
-{
-    static thread_local AmbientIndex index;
-    return index;
+namespace cooperative {
+class GridBarrier;
 }
+namespace fibers {
+class Team;
+}
+
+namespace detail {
+/* Everything MocCUDA keeps per OS thread for the block that thread runs, which the block's own
+ * code reads: its ambient indices, its dynamic shared memory, the grid barrier of its cooperative
+ * launch, the fibers of its threads under the fallback lowering.  Blocks that wait for each other
+ * run as fibers, several on one OS thread (block_fibers.h): each block fiber has its own copy,
+ * swapped in while it runs, so that all of this follows the block, not the OS thread.  A value of
+ * a block kept per OS thread anywhere else would be shared by the blocks of a thread's fibers:
+ * it belongs here.  (The free lists of per-thread storage, detail::KeptBuffers, stay per OS
+ * thread: a block takes a buffer for itself and gives it back.)  Plain data, swapped whole; the
+ * dynamic shared memory buffer is freed by its owner (the OS thread or the fiber). */
+struct BlockLocals {
+    AmbientIndex ambient;
+    /* The block's dynamic shared memory (dynamic_shared_memory), for block_dynamic_shared(). */
+    void *dynamic_shared = nullptr;
+    /* The buffer it lives in, reused by later blocks and launches (it only grows). */
+    void *dynamic_shared_buffer = nullptr;
+    size_t dynamic_shared_size = 0;
+    /* The grid barrier of the block's cooperative launch (null: not cooperative). */
+    cooperative::GridBarrier *grid = nullptr;
+    /* The fibers of the block's threads (null: those of the OS thread, fibers::Team::local()). */
+    fibers::Team *team = nullptr;
+
+    void swap(BlockLocals &other)
+    {
+        BlockLocals mine = *this;
+        *this = other;
+        other = mine;
+    }
+};
+
+inline BlockLocals &block_locals()
+{
+    static thread_local BlockLocals locals;
+    return locals;
+}
+
+/* Frees the OS thread's own dynamic shared memory buffer when the thread ends (a block fiber's
+ * own is freed with the fiber).  Made with the thread's first buffer: block_locals() itself
+ * needs no guard of its initialization on every access. */
+struct FreeThreadDynamicShared {
+    ~FreeThreadDynamicShared() { free(block_locals().dynamic_shared_buffer); }
+};
+
+/* How many blocks the calling OS thread runs interleaved, as fibers (0 or 1: one at a time). */
+inline unsigned &blocks_interleaved_on_thread()
+{
+    static thread_local unsigned count = 0;
+    return count;
+}
+}  // namespace detail
+
+inline AmbientIndex &ambient() { return detail::block_locals().ambient; }
 
 inline void set_ambient(uint3 thread, uint3 block, dim3 block_dim, dim3 grid_dim)
 {
@@ -279,37 +335,30 @@ inline void set_ambient(uint3 thread, uint3 block, dim3 block_dim, dim3 grid_dim
     index.gridDim = grid_dim;
 }
 
-/* Dynamic shared memory (extern __shared__) for the blocks the calling OpenMP thread runs: at
- * least `bytes` bytes, 64-byte aligned (enough for any CUDA type), never a null pointer.  The
- * buffer belongs to the thread and is reused by later launches (it only grows), so a launch
- * allocates nothing once the program is warm. */
-inline void *&block_dynamic_shared_slot()
-{
-    static thread_local void *slot = nullptr;
-    return slot;
-}
+/* Dynamic shared memory (extern __shared__) for the blocks the calling OpenMP thread runs (or
+ * the block fiber): at least `bytes` bytes, 64-byte aligned (enough for any CUDA type), never a
+ * null pointer.  The buffer belongs to the thread (or the fiber) and is reused by later blocks and
+ * launches (it only grows), so a launch allocates nothing once the program is warm. */
+inline void *&block_dynamic_shared_slot() { return detail::block_locals().dynamic_shared; }
 
 inline void *dynamic_shared_memory(size_t bytes)
 {
-    struct Buffer {
-        void *data = nullptr;
-        size_t size = 0;
-        ~Buffer() { free(data); }
-    };
-    static thread_local Buffer buffer;
+    detail::BlockLocals &locals = detail::block_locals();
     size_t wanted = (bytes + 63) / 64 * 64 + 64;
-    if (buffer.size < wanted) {
+    if (locals.dynamic_shared_size < wanted) {
+        static thread_local detail::FreeThreadDynamicShared free_at_thread_end;
+        (void)free_at_thread_end;
         void *grown = aligned_alloc(64, wanted);
         if (!grown) {
             fprintf(stderr, "MocCUDA: out of memory for %zu bytes of dynamic shared memory\n", bytes);
             abort();
         }
-        free(buffer.data);
-        buffer.data = grown;
-        buffer.size = wanted;
+        free(locals.dynamic_shared_buffer);
+        locals.dynamic_shared_buffer = grown;
+        locals.dynamic_shared_size = wanted;
     }
-    block_dynamic_shared_slot() = buffer.data;
-    return buffer.data;
+    locals.dynamic_shared = locals.dynamic_shared_buffer;
+    return locals.dynamic_shared_buffer;
 }
 
 /* What an `extern __shared__` array declared in a member function (SharedMemory<T>'s
@@ -336,7 +385,8 @@ inline void *block_dynamic_shared()
  * `static thread_local` one: one per OpenMP thread stands for one per block because a block runs
  * on one thread, from its start to its end, and every kernel of such a translation unit marks
  * the thread's blocks (GridLoop.binds_dynamic_shared).  Not so outside a kernel's block or under
- * the nested schedule, where a block's threads run on several: refused, not wrong. */
+ * the nested schedule, where a block's threads run on several, nor where blocks that wait for
+ * each other run interleaved on one thread as fibers: refused, not wrong. */
 inline void block_storage_check()
 {
     bool in_block = block_dynamic_shared_slot() != nullptr;
@@ -347,6 +397,11 @@ inline void block_storage_check()
     if (!in_block) {
         fprintf(stderr, "MocCUDA: a __shared__ variable of a member function is used outside a kernel's block, "
                         "or under the nested schedule (--schedule=nested), where it is not supported\n");
+        abort();
+    }
+    if (detail::blocks_interleaved_on_thread() > 1) {
+        fprintf(stderr, "MocCUDA: a __shared__ variable of a member function is used in a kernel whose blocks wait "
+                        "for each other, while several of its blocks share an OS thread: not supported\n");
         abort();
     }
 }

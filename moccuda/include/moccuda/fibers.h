@@ -25,7 +25,8 @@
  *
  * Stacks are allocated once per OpenMP thread (mmap, with an inaccessible guard page below each
  * so that an overflow faults instead of corrupting a neighbour) and reused by every block and
- * every launch that thread runs.  Their size is MOCCUDA_FIBER_STACK_SIZE bytes (a K or M suffix
+ * every launch that thread runs; a block that is itself a fiber (block_fibers.h: blocks that wait
+ * for each other) has a Team of its own, kept with its fiber.  Their size is MOCCUDA_FIBER_STACK_SIZE bytes (a K or M suffix
  * allowed; default 64K, rounded up to whole pages).
  *
  * The context switch is a few instructions of assembly on x86-64 Linux (it saves only what the
@@ -192,17 +193,54 @@ inline std::size_t stack_size()
     return size;
 }
 
+/* A suspended context: where switch_context resumes it.  A new one is made by make_context. */
+struct Context {
+#ifdef MOCCUDA_FIBERS_UCONTEXT
+    ucontext_t context;
+#else
+    void *sp = nullptr;
+#endif
+};
+
+inline std::size_t page_size()
+{
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+/* A stack of `size` bytes (a whole number of pages) with an inaccessible guard page below it, so
+ * that an overflow faults instead of corrupting a neighbour: the stack is [base + page, base +
+ * page + size).  Reserved, not committed (MAP_NORESERVE): only the pages a fiber touches take
+ * memory.  `what` names the stack in the message if there is no room for it. */
+inline char *map_stack(std::size_t size, const char *what)
+{
+    void *mem = mmap(nullptr, page_size() + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (mem == MAP_FAILED || mprotect(mem, page_size(), PROT_NONE) != 0) {
+        std::fprintf(stderr, "MocCUDA: cannot allocate a %zu-byte fiber stack for %s: %s\n", size, what,
+                     std::strerror(errno));
+        std::abort();
+    }
+    return static_cast<char *>(mem);
+}
+
+inline void unmap_stack(char *base, std::size_t size) { munmap(base, page_size() + size); }
+
+/* Makes `context` call `entry` (which never returns) on the stack of `size` bytes above the guard
+ * page at `base` when it is first switched to. */
+inline void make_context(Context &context, char *base, std::size_t size, void (*entry)());
+
+/* Saves the running context in `from` and resumes `to`; returns when something switches back to
+ * `from`. */
+inline void switch_context(Context &from, Context &to);
+
 class Block;
 
 /* One CUDA thread's context.  Its stack is [base + page, base + page + size), with the guard page
  * at base. */
 struct Fiber {
     char *base = nullptr;
-#ifdef MOCCUDA_FIBERS_UCONTEXT
-    ucontext_t context;
-#else
-    void *sp = nullptr;
-#endif
+    Context context;
     uint3 index{};
     bool done = false;
     /* What a live fiber waits for: nothing (it runs in the next round of its warp), the other
@@ -212,11 +250,15 @@ struct Fiber {
     unsigned site = 0, required = 0;
 };
 
-/* The fibers of the blocks one OpenMP thread runs, and the block now running. */
+/* The fibers of the blocks one OpenMP thread runs, and the block now running.  A block that runs
+ * as a fiber itself (block_fibers.h: blocks that wait for each other, several on an OS thread)
+ * has a Team of its own (detail::BlockLocals::team). */
 class Team {
 public:
     static Team &local()
     {
+        if (Team *own = detail::block_locals().team)
+            return *own;
         static thread_local Team team;
         return team;
     }
@@ -227,7 +269,7 @@ public:
     ~Team()
     {
         for (Fiber &f : fibers_)
-            munmap(f.base, page_ + stack_);
+            unmap_stack(f.base, stack_);
     }
 
     /* At least n fibers with stacks (allocated once, kept for later blocks and launches). */
@@ -235,31 +277,19 @@ public:
     {
         if (fibers_.size() >= n)
             return;
-        page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
         stack_ = stack_size();
         fibers_.reserve(n);
         while (fibers_.size() < n) {
-            void *mem = mmap(nullptr, page_ + stack_, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (mem == MAP_FAILED || mprotect(mem, page_, PROT_NONE) != 0) {
-                std::fprintf(stderr, "MocCUDA: cannot allocate a %zu-byte fiber stack for CUDA thread %zu of a "
-                                     "block: %s\n", stack_, fibers_.size(), std::strerror(errno));
-                std::abort();
-            }
             Fiber f;
-            f.base = static_cast<char *>(mem);
+            f.base = map_stack(stack_, "a CUDA thread of a block");
             fibers_.push_back(f);
         }
     }
 
     std::vector<Fiber> fibers_;
-    std::size_t page_ = 0, stack_ = 0;
+    std::size_t stack_ = 0;
     std::size_t current_ = 0;
-#ifdef MOCCUDA_FIBERS_UCONTEXT
-    ucontext_t scheduler_;
-#else
-    void *scheduler_sp_ = nullptr;
-#endif
+    Context scheduler_;
     /* The per-thread function of the running block, type-erased. */
     void (*invoke_)(void *body, const uint3 &index, Block &block) = nullptr;
     void *body_ = nullptr;
@@ -387,63 +417,64 @@ private:
         std::abort();  // a finished fiber is never resumed
     }
 
-#ifdef MOCCUDA_FIBERS_UCONTEXT
-    static void prepare(Team &team, Fiber &f)
-    {
-        getcontext(&f.context);
-        f.context.uc_stack.ss_sp = f.base + team.page_;
-        f.context.uc_stack.ss_size = team.stack_;
-        f.context.uc_link = nullptr;
-        makecontext(&f.context, &Block::entry, 0);
-    }
-    static void switch_to(Team &team, Fiber &f) { swapcontext(&team.scheduler_, &f.context); }
-    static void back_to_scheduler(Team &team, Fiber &f) { swapcontext(&f.context, &team.scheduler_); }
-#elif defined(__aarch64__)
-    /* A new fiber's stack holds the frame moccuda_fiber_switch loads: x19 = entry, x29 = 0 (the end
-     * of the frame chain), x30 = moccuda_fiber_start, the current floating-point control register,
-     * everything else zero.  The frame's top is the stack's top, 16-byte aligned, so entry is
-     * called with the stack aligned as AAPCS64 asks. */
-    static void prepare(Team &team, Fiber &f)
-    {
-        std::uintptr_t top = reinterpret_cast<std::uintptr_t>(f.base + team.page_ + team.stack_);
-        top &= ~std::uintptr_t(15);
-        void **sp = reinterpret_cast<void **>(top - 176);
-        std::memset(sp, 0, 176);
-        std::uint64_t fpcr = 0;
-        __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
-        sp[0] = reinterpret_cast<void *>(&Block::entry);           // x19
-        sp[11] = reinterpret_cast<void *>(&moccuda_fiber_start);   // x30
-        std::memcpy(&sp[20], &fpcr, sizeof fpcr);
-        f.sp = sp;
-    }
-    static void switch_to(Team &team, Fiber &f) { moccuda_fiber_switch(&team.scheduler_sp_, f.sp); }
-    static void back_to_scheduler(Team &team, Fiber &f) { moccuda_fiber_switch(&f.sp, team.scheduler_sp_); }
-#else
-    /* A new fiber's stack holds what moccuda_fiber_switch pops: the control words, r15..r12, rbx,
-     * rbp, and the return address moccuda_fiber_start, which calls entry (in r13) with the stack
-     * 16-byte aligned as the ABI asks at a call. */
-    static void prepare(Team &team, Fiber &f)
-    {
-        std::uintptr_t top = reinterpret_cast<std::uintptr_t>(f.base + team.page_ + team.stack_);
-        top = (top & ~std::uintptr_t(15)) - 16;
-        void **sp = reinterpret_cast<void **>(top) - 8;
-        std::uint32_t control[2] = {0, 0};
-        __asm__ volatile("stmxcsr %0" : "=m"(control[0]));
-        __asm__ volatile("fnstcw %0" : "=m"(control[1]));
-        std::memcpy(&sp[0], control, sizeof control);
-        sp[1] = nullptr;                                           // r15
-        sp[2] = nullptr;                                           // r14
-        sp[3] = reinterpret_cast<void *>(&Block::entry);           // r13
-        sp[4] = nullptr;                                           // r12
-        sp[5] = nullptr;                                           // rbx
-        sp[6] = nullptr;                                           // rbp (end of the frame chain)
-        sp[7] = reinterpret_cast<void *>(&moccuda_fiber_start);    // return address
-        f.sp = sp;
-    }
-    static void switch_to(Team &team, Fiber &f) { moccuda_fiber_switch(&team.scheduler_sp_, f.sp); }
-    static void back_to_scheduler(Team &team, Fiber &f) { moccuda_fiber_switch(&f.sp, team.scheduler_sp_); }
-#endif
+    static void prepare(Team &team, Fiber &f) { make_context(f.context, f.base, team.stack_, &Block::entry); }
+    static void switch_to(Team &team, Fiber &f) { switch_context(team.scheduler_, f.context); }
+    static void back_to_scheduler(Team &team, Fiber &f) { switch_context(f.context, team.scheduler_); }
 };
+
+#ifdef MOCCUDA_FIBERS_UCONTEXT
+inline void make_context(Context &context, char *base, std::size_t size, void (*entry)())
+{
+    getcontext(&context.context);
+    context.context.uc_stack.ss_sp = base + page_size();
+    context.context.uc_stack.ss_size = size;
+    context.context.uc_link = nullptr;
+    makecontext(&context.context, entry, 0);
+}
+inline void switch_context(Context &from, Context &to) { swapcontext(&from.context, &to.context); }
+#elif defined(__aarch64__)
+/* A new context's stack holds the frame moccuda_fiber_switch loads: x19 = entry, x29 = 0 (the end
+ * of the frame chain), x30 = moccuda_fiber_start, the current floating-point control register,
+ * everything else zero.  The frame's top is the stack's top, 16-byte aligned, so entry is
+ * called with the stack aligned as AAPCS64 asks. */
+inline void make_context(Context &context, char *base, std::size_t size, void (*entry)())
+{
+    std::uintptr_t top = reinterpret_cast<std::uintptr_t>(base + page_size() + size);
+    top &= ~std::uintptr_t(15);
+    void **sp = reinterpret_cast<void **>(top - 176);
+    std::memset(sp, 0, 176);
+    std::uint64_t fpcr = 0;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    sp[0] = reinterpret_cast<void *>(entry);                   // x19
+    sp[11] = reinterpret_cast<void *>(&moccuda_fiber_start);   // x30
+    std::memcpy(&sp[20], &fpcr, sizeof fpcr);
+    context.sp = sp;
+}
+inline void switch_context(Context &from, Context &to) { moccuda_fiber_switch(&from.sp, to.sp); }
+#else
+/* A new context's stack holds what moccuda_fiber_switch pops: the control words, r15..r12, rbx,
+ * rbp, and the return address moccuda_fiber_start, which calls entry (in r13) with the stack
+ * 16-byte aligned as the ABI asks at a call. */
+inline void make_context(Context &context, char *base, std::size_t size, void (*entry)())
+{
+    std::uintptr_t top = reinterpret_cast<std::uintptr_t>(base + page_size() + size);
+    top = (top & ~std::uintptr_t(15)) - 16;
+    void **sp = reinterpret_cast<void **>(top) - 8;
+    std::uint32_t control[2] = {0, 0};
+    __asm__ volatile("stmxcsr %0" : "=m"(control[0]));
+    __asm__ volatile("fnstcw %0" : "=m"(control[1]));
+    std::memcpy(&sp[0], control, sizeof control);
+    sp[1] = nullptr;                                           // r15
+    sp[2] = nullptr;                                           // r14
+    sp[3] = reinterpret_cast<void *>(entry);                   // r13
+    sp[4] = nullptr;                                           // r12
+    sp[5] = nullptr;                                           // rbx
+    sp[6] = nullptr;                                           // rbp (end of the frame chain)
+    sp[7] = reinterpret_cast<void *>(&moccuda_fiber_start);    // return address
+    context.sp = sp;
+}
+inline void switch_context(Context &from, Context &to) { moccuda_fiber_switch(&from.sp, to.sp); }
+#endif
 
 /* The fallback lowering's call: run `body` (a callable taking (uint3 threadIdx, Block &)) for each
  * thread of a block of shape `block`. */
