@@ -165,7 +165,7 @@ def test_parse_mode_still_reports_errors(tmp_path):
 
 def test_compile_mode_accepted_by_clang():
     """Compile mode is plain C++ for clang++ too, without a warning from our headers."""
-    for program in ("compile_mode.cpp", "runtime_checks.cpp"):
+    for program in ("compile_mode.cpp", "runtime_checks.cpp", "block_fibers.cpp"):
         tu = _parse_cpp(PROGRAMS / program)
         assert _errors(tu) == [] and _from_our_headers(tu) == [], program
 

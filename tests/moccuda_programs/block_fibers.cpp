@@ -12,13 +12,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(cond)                                                    \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            printf("FAIL line %d: %s\n", __LINE__, #cond);             \
-            return 1;                                                  \
-        }                                                              \
-    } while (0)
+#include "check.h"
 
 namespace {
 

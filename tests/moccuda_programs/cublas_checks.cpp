@@ -10,13 +10,7 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(cond)                                                    \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            printf("FAIL line %d: %s\n", __LINE__, #cond);             \
-            return 1;                                                  \
-        }                                                              \
-    } while (0)
+#include "check.h"
 
 // C = alpha op(A) op(B) + beta C, column-major, the definition written out.
 template <typename T>

@@ -14,13 +14,7 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(cond)                                                    \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            printf("FAIL line %d: %s\n", __LINE__, #cond);             \
-            return 1;                                                  \
-        }                                                              \
-    } while (0)
+#include "check.h"
 
 // A translated kernel has this shape (see openmp_emit/emit.py).
 static int kernel_runs = 0;
