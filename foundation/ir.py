@@ -51,7 +51,7 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """The direct child nodes, in source order."""
-        return iter(_child_list(self))
+        return iter(_child_tuple(self))
 
     def walk(self) -> Iterator["Node"]:
         """This node and all nodes below it, pre-order.  Keeps its own stack: a recursive
@@ -60,15 +60,18 @@ class Node:
         while pending:
             node = pending.pop()
             yield node
-            below = _child_list(node)
+            below = node.__dict__.get("_children") or _child_tuple(node)
             if below:
-                below.reverse()
-                pending.extend(below)
+                pending.extend(reversed(below))
 
 
-def _child_list(node: Node) -> list[Node]:
-    """``node.children()`` as a new list: the walks of every analysis run through here, so it is
-    written without a generator (half the time of one)."""
+def _child_tuple(node: Node) -> tuple[Node, ...]:
+    """``node.children()``: the walks of every analysis run through here, so a node finds its
+    children once (it never changes: the passes build new nodes) and keeps them with it, outside
+    its fields (not compared, not printed)."""
+    found = node.__dict__.get("_children")
+    if found is not None:
+        return found
     names = _FIELD_NAMES.get(type(node)) or _field_names(type(node))
     found = []
     for name in names:
@@ -79,6 +82,8 @@ def _child_list(node: Node) -> list[Node]:
             for item in value:
                 if isinstance(item, Node):
                     found.append(item)
+    found = tuple(found)
+    object.__setattr__(node, "_children", found)
     return found
 
 
