@@ -570,6 +570,16 @@ class Inliner:
             raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes")
         return fn
 
+    def names_referenced_type(self, arg: ir.Expr, pointer_type: str) -> bool:
+        """Is ``arg`` a variable (not a reference, not an array) of the type a reference parameter,
+        bound to it as ``pointer_type`` (the referenced type and ``*``), refers to?"""
+        symbol = self.ctx.symbols.get(arg.sym) if isinstance(arg, ir.Name) and arg.sym else None
+        if symbol is None or symbol.kind not in ("local", "param", "shared", "global"):
+            return False
+        if any(c in symbol.type for c in "&[(") or not pointer_type.rstrip().endswith("*"):
+            return False
+        return _without_const(pointer_type.rstrip()[:-1]) == _without_const(symbol.type)
+
     def block_variable(self, decl: ir.VarDecl) -> tuple[str, int]:
         """The kernel's name and symbol for the ``__shared__`` declaration ``decl`` of an inlined
         function: the same for every call of the function (and instantiation with the same
@@ -625,7 +635,14 @@ class Inliner:
         through_pointer = {p.sym for p in fn.params if param_types[p.sym] != parameter_type(p.type)
                            and _is_reference(p.type) and _is_lvalue(dict(zip((q.sym for q in fn.params), args))[p.sym],
                                                                      self.ctx.symbols)}
+        # One bound to a variable of its type is that variable: the body names it (no pointer to
+        # keep per thread, and the analyses see which variable each use is).
+        aliased = {p.sym: a for p, a in zip(fn.params, args)
+                   if p.sym in through_pointer and self.names_referenced_type(a, param_types[p.sym])}
+        through_pointer -= aliased.keys()
         for n in list(fn.params) + [d for d in body.walk() if isinstance(d, ir.VarDecl)]:
+            if n.sym in aliased:
+                continue
             if isinstance(n, ir.VarDecl) and n.storage != "auto":
                 renamed[n.sym] = self.block_variable(n)
                 continue
@@ -634,6 +651,8 @@ class Inliner:
             renamed[n.sym] = (new_name, self.ctx.fresh_sym(new_name, type_, "local", n.loc))
 
         def rename(node: ir.Node) -> ir.Node:
+            if isinstance(node, ir.Name) and node.sym in aliased:
+                return replace(aliased[node.sym], loc=node.loc)
             if isinstance(node, ir.Name) and node.sym in through_pointer:
                 pointer = replace(node, name=renamed[node.sym][0], sym=renamed[node.sym][1])
                 return ir.Unary("*", pointer, loc=node.loc)
@@ -662,13 +681,18 @@ class Inliner:
                                          else ret.value, loc=ret.loc))
         params = [ir.VarDecl(renamed[p.sym][1], renamed[p.sym][0], param_types[p.sym],
                              ir.Unary("&", a, loc=a.loc) if p.sym in through_pointer else a, loc=call.loc)
-                  for p, a in zip(fn.params, args)]
+                  for p, a in zip(fn.params, args) if p.sym not in aliased]
         self.depth += 1
         try:
             inner = self.stmts(tuple(before + params + stmts))
         finally:
             self.depth -= 1
         return [ir.Block(inner, loc=call.loc)]
+
+
+def _without_const(type_: str) -> str:
+    """A type's spelling without ``const`` (a const reference to a variable reads it as it is)."""
+    return " ".join(w for w in type_.replace("*", " * ").split() if w != "const")
 
 
 def _is_reference(type_: str) -> bool:

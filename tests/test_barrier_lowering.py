@@ -218,3 +218,23 @@ def test_split_leaves_no_dead_declarations(cu, tmp_path):
     checked = subprocess.run([CXX, "-std=c++17", "-fopenmp", "-fsyntax-only", "-Wall", "-Werror", *moccuda_compile_flags(),
                               f"-I{common}", str(cpp)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr[-3000:]
+
+
+REFERENCE_TO_VARIABLE = """\
+__device__ void twice_around(int &a, const int &step) { a += step; __syncthreads(); a *= 2; }
+__global__ void k(int *o, int step) { int x = o[threadIdx.x]; twice_around(x, step); o[threadIdx.x] = x; }
+"""
+
+
+def test_reference_parameter_bound_to_a_variable_is_that_variable(tmp_path):
+    # Inlined, each use of a reference parameter bound to a variable of its type names the
+    # variable: no pointer to it is declared, kept per thread across the barrier and read
+    # through (HeCBench segsort's exchanges of k0 ... k31 by reference).
+    from test_barrier_effects import analysis_ir
+
+    program, ctx = analysis_ir(REFERENCE_TO_VARIABLE, tmp_path, pipeline="parallel-loops,inline-device")
+    (kernel,) = program.kernels
+    assert not [n.name for n in kernel.walk() if isinstance(n, ir.VarDecl) and "*" in n.type]
+    assert not any(isinstance(n, ir.Unary) and n.op in ("*", "&") for n in kernel.walk())
+    changed = {n.target.name for n in kernel.walk() if isinstance(n, ir.Assign) and isinstance(n.target, ir.Name)}
+    assert changed == {"x"}
