@@ -536,6 +536,10 @@ class WarpLowering:
             self.block_decls.append(ir.VarDecl(xchg.sym, xchg.name, xchg_type, loc=loc))
             pre.append(ir.ExprStmt(ir.Assign("=", ir.Index(xchg, slot, loc=loc), value, loc=loc), loc=loc))
             exchanged = xchg if not self.fibers else ir.Binary("+", xchg, half, loc=loc)
+            if not self.fibers:
+                # The caller's own value is its slot, which only its own phase A writes: it need
+                # not be kept per thread across the split (a fiber keeps its locals anyway).
+                value = ir.Index(xchg, slot, loc=loc)
         if c.scope == "block" and not self.fibers:
             pre.append(ir.Barrier(loc=loc))
             pre.append(self.sync_point(loc))

@@ -28,7 +28,6 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
         int r_per_thread[1024];
         int lane_per_thread[1024];
         float v_per_thread[1024];
-        float shfl_xor_11_value_per_thread[1024];
         bool done_7[1024];
         bool any_7;
         unsigned warp_epoch = 1;
@@ -88,9 +87,8 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
                         const uint3 threadIdx = {tx, ty, tz};
                         const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
                         auto &v = v_per_thread[thread];
-                        auto &shfl_xor_11_value = shfl_xor_11_value_per_thread[thread];
                         if (!done_7[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x]) {
-                            shfl_xor_11_value = v;
+                            float shfl_xor_11_value = v;
                             shfl_xor_11_stamp[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = warp_epoch;
                             shfl_xor_11[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = shfl_xor_11_value;
                         }
@@ -103,9 +101,8 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
                         const uint3 threadIdx = {tx, ty, tz};
                         const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
                         auto &v = v_per_thread[thread];
-                        auto &shfl_xor_11_value = shfl_xor_11_value_per_thread[thread];
                         if (!done_7[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x]) {
-                            v += moccuda::warp::shfl_xor(shfl_xor_11, shfl_xor_11_stamp, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_xor_11_value, offset, 32);
+                            v += moccuda::warp::shfl_xor(shfl_xor_11, shfl_xor_11_stamp, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_xor_11[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x], offset, 32);
                         }
                     }
                 }

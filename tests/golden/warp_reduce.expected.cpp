@@ -26,7 +26,6 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
         const uint3 blockIdx = {bx, by, bz};
         MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
         float v_per_thread[1024];
-        float shfl_xor_18_value_per_thread[1024];
         unsigned warp_epoch = 1;
         float shfl_down_12[1088];
         moccuda::warp::clear_pads(shfl_down_12, blockDim.x * blockDim.y * blockDim.z);
@@ -95,12 +94,11 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
             auto &v = v_per_thread[thread];
-            auto &shfl_xor_18_value = shfl_xor_18_value_per_thread[thread];
             int lane = threadIdx.x % 32;
             int warp = threadIdx.x / 32;
             if (warp == 0) {
                 v = lane < (int)blockDim.x / 32 ? partial[lane] : 0.0f;
-                shfl_xor_18_value = v;
+                float shfl_xor_18_value = v;
                 shfl_xor_18_stamp[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = warp_epoch;
                 shfl_xor_18[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = shfl_xor_18_value;
             }
@@ -113,11 +111,10 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
             const uint3 threadIdx = {tx, ty, tz};
             const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
             auto &v = v_per_thread[thread];
-            auto &shfl_xor_18_value = shfl_xor_18_value_per_thread[thread];
             int lane = threadIdx.x % 32;
             int warp = threadIdx.x / 32;
             if (warp == 0) {
-                v += moccuda::warp::shfl_xor(shfl_xor_18, shfl_xor_18_stamp, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_xor_18_value, 1, 32);
+                v += moccuda::warp::shfl_xor(shfl_xor_18, shfl_xor_18_stamp, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_xor_18[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x], 1, 32);
                 if (lane == 0) {
                     out[blockIdx.x] = v;
                 }
