@@ -448,6 +448,7 @@ class WarpLowering:
             # thread of the block arrives together, the block's barrier serves any size.
             c = replace(c, scope="block")
         base = f"{c.op if c.scope == 'warp' else 'syncthreads_' + c.op}_{loc.line}"
+        phase_a = len(pre)
         flat = ir.flat_thread_index(loc)
         count = ir.block_thread_count(loc)
 
@@ -547,8 +548,10 @@ class WarpLowering:
             pre.append(self.sync_point(loc, "block"))
         elif self.fibers and c.op != "activemask":  # __activemask() waits for no lane
             pre.append(self.sync_point(loc, "warp", mask, width))
-        else:
+        elif self.fibers:
             pre.append(self.sync_point(loc))
+        else:  # the statements since phase_a are this collective's phase A (warp-exchange-merge moves them)
+            pre.append(replace(self.sync_point(loc), phase_a=len(pre) - phase_a))
         xchg = exchanged
 
         where = (stamps, flat, count)

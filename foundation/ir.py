@@ -733,10 +733,14 @@ class WarpSync(Stmt):
     starts what comes after.  ``barrier-interchange`` splits thread loops here as at a
     :class:`Barrier`, but the conditions around it need only be uniform per warp (thread-dependent
     ones are predicated per thread), and after the split it advances the block's arrival
-    counter ``epoch`` so that each executed collective has its own arrival stamp."""
+    counter ``epoch`` so that each executed collective has its own arrival stamp.  ``phase_a``:
+    for the sync point of warp collectives (``warp-collectives``), how many statements just
+    before it write their operands for the exchange (phase A); None for one of no collective
+    (``__syncwarp``, a lockstep store's)."""
 
     epoch: str
     epoch_sym: int
+    phase_a: int | None = None
 
 
 def flat_thread_index(loc: SourceLoc = UNKNOWN_LOC) -> Expr:

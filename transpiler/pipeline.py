@@ -24,6 +24,7 @@ PIPELINE_ORDER = (
     "inline-device",
     "fiber-lowering",
     "warp-collectives",
+    "warp-exchange-merge",
     "barrier-elim",
     "barrier-motion",
     "store-forward",
