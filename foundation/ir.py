@@ -394,6 +394,9 @@ class ThreadLoop(Stmt):
     #: (``reassociate-reductions``, opt-in): the loop's SIMD lanes, or OpenMP threads, each sum
     #: their own part (``reduction(+:...)``), which changes the rounding of a floating-point sum.
     sums: tuple["Name", ...] = ()
+    #: A divisibility guard folded into the loop (``guard-folding``): only the threads whose
+    #: index is a multiple of a divisor run, every ``divisor``-th along its dimension.
+    stride: "ThreadStride | None" = None
 
 
 @dataclass(frozen=True)
@@ -437,6 +440,19 @@ class ThreadBound(Node):
     limit: Expr
     inclusive: bool = False
     lower: bool = False
+
+
+@dataclass(frozen=True)
+class ThreadStride(Node):
+    """Threads ``t`` along ``dim`` run only where ``(first + t) % divisor == 0``, ``first`` the
+    guarded index at ``t = 0``: a guard such as ``if ((tx + 1) % i == 0)`` folded into a thread
+    loop that starts at the first such thread and steps by ``divisor``.  Folded only where
+    ``divisor > 0`` and ``first >= 0`` are known, so the threads are those of the mathematical
+    remainder whatever types the guard computed it in."""
+
+    dim: str
+    first: Expr
+    divisor: Expr
 
 
 # --------------------------------------------------------------------------------- declarations

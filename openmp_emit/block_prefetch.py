@@ -120,7 +120,7 @@ def thread_loop_streams(loop: ir.ThreadLoop, uniform: set[int], symbols: dict[in
         return []
     resolver = _Resolver(loop, uniform, symbols, bodies)
     streams: list[Stream] = []
-    every_thread = not loop.bounds
+    every_thread = not loop.bounds and loop.stride is None
     bodies = [loop.body] + ([loop.fast_body] if loop.fast_body is not None else [])
     for body in bodies:
         for stmt in body.stmts:

@@ -311,9 +311,10 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
     def thread_loop(self, s: ir.ThreadLoop) -> None:
         ends = {d: f"blockDim.{d}" for d in "xyz"}
         begins = {d: "0" for d in "xyz"}
+        steps: dict[str, str] = {}
         values = self.bound_values(s)
         begin_values = self.begin_values(s)
-        if values or begin_values:
+        if values or begin_values or s.stride:
             # The bounds are computed once, before any thread runs, as the guards were read.
             self.emit("{")
             self.indent += 1
@@ -325,6 +326,15 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                 if d in values:
                     self.emit(f"const unsigned {end_name} = {values[d]};")
                     ends[d] = end_name
+        if s.stride:
+            # The threads whose index is a multiple of the divisor: the first, then every divisor-th.
+            d = s.stride.dim
+            i = "xyz".index(d)
+            first, divisor = print_expr(s.stride.first), print_expr(s.stride.divisor)
+            self.emit(f"const unsigned {self.names.thread_first[i]} = "
+                      f"moccuda::first_multiple({first}, {divisor}, {begins[d]}, {ends[d]});")
+            self.emit(f"const unsigned {self.names.thread_step[i]} = moccuda::multiple_step({divisor});")
+            begins[d], steps[d] = self.names.thread_first[i], self.names.thread_step[i]
         sums = f" reduction(+:{', '.join(n.name for n in s.sums)})" if s.sums else ""
         if self.schedule == "nested":
             if self.in_inner_region:
@@ -334,22 +344,25 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         index = dict(zip("xyz", self.names.thread))
         *outer, inner = s.nesting
         for d in outer:
-            self.emit(f"for (unsigned {index[d]} = {begins[d]}; {index[d]} < {ends[d]}; ++{index[d]})")
+            advance = f"{index[d]} += {steps[d]}" if d in steps else f"++{index[d]}"
+            self.emit(f"for (unsigned {index[d]} = {begins[d]}; {index[d]} < {ends[d]}; {advance})")
         if s.simd and self.schedule != "nested" and not self.ambient:
             self.emit(f"#pragma omp simd{sums}")
-        if inner in begin_values:
+        if inner in begin_values or inner in steps:
             # An int counter: gcc 12 cannot tell that (int)tx of an unsigned counter started at
             # tx_begin does not wrap, takes the body's int indices for non-affine and leaves the
-            # loop scalar; a signed counter does not wrap (both ends are at most 1024).
+            # loop scalar; a signed counter does not wrap (both ends are at most 1024, the first
+            # multiple at most 1025 past the start, the step at most 1025).
             counter = self.names.thread_counter["xyz".index(inner)]
-            self.emit(f"for (int {counter} = (int){begins[inner]}; {counter} < (int){ends[inner]}; ++{counter}) {{")
+            advance = f"{counter} += (int){steps[inner]}" if inner in steps else f"++{counter}"
+            self.emit(f"for (int {counter} = (int){begins[inner]}; {counter} < (int){ends[inner]}; {advance}) {{")
             if _uses_builtin(s, "threadIdx") or s.kept or s.marks_exit or s.skip_exited or self.ambient:
                 self.emit(f"    const unsigned {index[inner]} = {counter};")
         else:
             self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
         self.emit("}")
-        if values or begin_values:
+        if values or begin_values or s.stride:
             self.indent -= 1
             self.emit("}")
 

@@ -61,6 +61,26 @@ which prints as ``for (unsigned tx = tx_begin; tx < tx_end; ++tx)``: no control 
 (gcc 12 without masked stores cannot if-convert the guarded store), and the threads the guard
 turns away are not visited.
 
+A final-guard term ``index % divisor == 0`` (``0 == ...``, ``!(index % divisor)``), with ``index``
+exactly ``first + threadIdx.d`` and ``divisor`` the same for every thread, both provably never
+negative, becomes the loop's :class:`~foundation.ir.ThreadStride`: the threads passing it are
+every ``divisor``-th from the first multiple, whatever types C++ computes the remainder in.  A
+block-level ``for`` counter that starts nonnegative and only grows (``i = 2 * i``, ``s *= 2``,
+``i++``) counts as nonnegative in its body.  Before (the interleaved tree of Rodinia srad)::
+
+    for (int i = 2; i <= 512; i = 2 * i) {
+        ThreadLoop { int tx = threadIdx.x; if ((tx + 1) % i == 0) s[tx] += s[tx - i / 2]; }
+    }
+
+After::
+
+    for (int i = 2; i <= 512; i = 2 * i) {
+        ThreadLoop [stride: x: ((int)0u + 1 + tx) % i == 0] { int tx = threadIdx.x; s[tx] += s[tx - i / 2]; }
+    }
+
+which prints as ``for (int tx = first_multiple(...); tx < blockDim.x; tx += i)``: 511 additions
+over the tree instead of 512 divisions per level.
+
 Guards on a grid-wide index elsewhere in the body, as ``if`` statements or as the condition of a
 conditional expression, give the loop a second body without them for the blocks all of whose
 threads pass them (every block but the grid's last).  Before::
@@ -90,7 +110,7 @@ from dataclasses import dataclass, replace
 from barrier.accesses import is_pure_function
 from barrier.liveness import assigned_symbols, assigned_variable, without_unused_decls
 from foundation import ir
-from foundation.integer_types import integer_kind, unpromoted_integer_kind
+from foundation.integer_types import int_literal, integer_kind, unpromoted_integer_kind
 from foundation.passes import PassContext, map_kernels, register
 
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -109,29 +129,94 @@ class GuardFolding:
         return map_kernels(program, lambda k: _fold(k, ctx.symbols, ctx.device_bodies))
 
 
-def _fold(node: ir.Node, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> ir.Node:
-    """``node`` with its thread loops folded; a loop in a block may become two there."""
+def _fold(node: ir.Node, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction],
+          nonnegative: frozenset[int] = frozenset()) -> ir.Node:
+    """``node`` with its thread loops folded; a loop in a block may become two there.
+    ``nonnegative``: the block-level loop counters that are never negative where ``node`` runs."""
     if isinstance(node, ir.ThreadLoop):
-        folded = _fold_loop(node, symbols, bodies)
+        folded = _fold_loop(node, symbols, bodies, nonnegative)
         return folded[0] if len(folded) == 1 else ir.Block(folded, loc=node.loc)
     if isinstance(node, ir.Block):
         stmts: list[ir.Stmt] = []
         for s in node.stmts:
-            stmts.extend(_fold_loop(s, symbols, bodies) if isinstance(s, ir.ThreadLoop) else (_fold(s, symbols, bodies),))
+            stmts.extend(_fold_loop(s, symbols, bodies, nonnegative) if isinstance(s, ir.ThreadLoop)
+                         else (_fold(s, symbols, bodies, nonnegative),))
         return replace(node, stmts=tuple(stmts)) if any(a is not b for a, b in zip(stmts, node.stmts)) or \
             len(stmts) != len(node.stmts) else node
-    return ir.map_children(node, lambda child: _fold(child, symbols, bodies))
+    if isinstance(node, ir.For) and (counter := _nonnegative_counter(node, symbols, bodies)) is not None:
+        body = _fold(node.body, symbols, bodies, nonnegative | {counter})
+        return node if body is node.body else replace(node, body=body)
+    return ir.map_children(node, lambda child: _fold(child, symbols, bodies, nonnegative))
 
 
-def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> tuple[ir.Stmt, ...]:
-    if node.marks_exit or node.bounds or node.fast_body:
+def _nonnegative_counter(loop: ir.For, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> int | None:
+    """The counter of a block-level ``for (int i = c; ...; i = 2 * i)`` that is never negative in
+    its body: declared by the loop with a nonnegative value of an integer type, changed only by
+    a step that keeps it so (``i = k * i``, ``i *= k``, ``i <<= k``, ``i += k``, ``i++``, with
+    ``k`` nonnegative: signed overflow is undefined in CUDA too), nowhere else."""
+    init = loop.init
+    if not (isinstance(init, ir.VarDecl) and init.init is not None and integer_kind(init.type) is not None):
+        return None
+    sym = init.sym
+    if not _nonnegative(init.init, symbols, frozenset()) or loop.step is None:
+        return None
+    step = loop.step
+    kept_nonnegative = False
+    if isinstance(step, ir.Unary) and step.op == "++" and isinstance(step.operand, ir.Name) and step.operand.sym == sym:
+        kept_nonnegative = True
+    elif isinstance(step, ir.Assign) and isinstance(step.target, ir.Name) and step.target.sym == sym:
+        if step.op in ("*=", "<<=", "+=", "|="):
+            kept_nonnegative = _nonnegative(step.value, symbols, frozenset())
+        elif step.op == "=" and isinstance(step.value, ir.Binary) and step.value.op in ("*", "+", "<<"):
+            v = step.value
+            others = [x for x in (v.lhs, v.rhs) if not (isinstance(x, ir.Name) and x.sym == sym)]
+            kept_nonnegative = len(others) == 1 and (v.op != "<<" or v.lhs is not others[0]) \
+                and _nonnegative(others[0], symbols, frozenset())
+    if not kept_nonnegative:
+        return None
+    changed = assigned_symbols(loop.body, bodies) | (assigned_symbols(loop.cond, bodies) if loop.cond else set())
+    return None if sym in changed else sym
+
+
+def _nonnegative(e: ir.Expr, symbols: dict[int, ir.Symbol], counters: frozenset[int]) -> bool:
+    """``e`` is never negative: integer literals, builtin indices, variables of unsigned types or
+    among the nonnegative ``counters``, and sums, products, quotients, shifts of such values
+    (signed overflow is undefined in CUDA too); a conversion to an unsigned type, to a signed
+    type of 64 bits, or to a signed type of 32 bits of a literal or a builtin index (below
+    2**31)."""
+    if isinstance(e, ir.Literal):
+        return int_literal(e.text) is not None
+    if isinstance(e, ir.Builtin):
+        return True
+    if isinstance(e, ir.Name):
+        if e.sym in counters:
+            return True
+        symbol = symbols.get(e.sym)
+        kind = None if symbol is None else unpromoted_integer_kind(symbol.type)
+        return kind is not None and not kind[0]
+    if isinstance(e, ir.Binary) and e.op in ("+", "*", "/", "%", ">>", "<<", "&", "|"):
+        return _nonnegative(e.lhs, symbols, counters) and _nonnegative(e.rhs, symbols, counters)
+    if isinstance(e, ir.Cast):
+        kind = integer_kind(e.type)
+        if kind is None:
+            return False
+        if not kind[0]:
+            return True
+        if kind[1] >= 64 or (kind[1] == 32 and isinstance(e.operand, (ir.Literal, ir.Builtin))):
+            return _nonnegative(e.operand, symbols, counters)
+    return False
+
+
+def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction],
+               nonnegative: frozenset[int] = frozenset()) -> tuple[ir.Stmt, ...]:
+    if node.marks_exit or node.bounds or node.fast_body or node.stride:
         return (node,)
-    folded = _fold_final_guard(node, symbols, bodies)
+    folded = _fold_final_guard(node, symbols, bodies, nonnegative)
     if folded == (node,):
         return (_version_for_full_blocks(node, symbols, bodies),)
     # What the guard held may end in a guard of its own (if (threadIdx.y == 0) { if
     # (threadIdx.x == 0) ... }): the threads that pass both.
-    while (inner := _fold_final_guard(folded[-1], symbols, bodies)) != (folded[-1],):
+    while (inner := _fold_final_guard(folded[-1], symbols, bodies, nonnegative)) != (folded[-1],):
         folded = folded[:-1] + inner
     return folded
 
@@ -238,7 +323,7 @@ def _conjunction(terms: list[ir.Expr]) -> ir.Expr:
 
 
 def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
-                      bodies: dict[str, ir.DeviceFunction]) -> tuple[ir.Stmt, ...]:
+                      bodies: dict[str, ir.DeviceFunction], nonnegative: frozenset[int] = frozenset()) -> tuple[ir.Stmt, ...]:
     """The loop with its final guard folded (preceded by the loop of its flag resets, if any),
     or ``(node,)``."""
     stmts = node.body.stmts
@@ -259,8 +344,11 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
     terms = _negated_terms(guard.cond) if early_exit else _through_flags(_conjuncts(guard.cond), prefix)
     if terms is None:
         return (node,)
+    stride = None
+    if not early_exit and node.stride is None:
+        stride, terms = _stride(terms, folder, nonnegative)
     bounds, rest = folder.split(terms)
-    if not bounds or (early_exit and rest):
+    if not (bounds or stride) or (early_exit and rest):
         return (node,)
     if early_exit:
         body = stmts[:n] + stmts[n + 1:]
@@ -269,13 +357,45 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
     else:
         body = stmts[:n] + _spliced(guard.then, stmts[:n])
     folded = _binding_used(replace(node, body=replace(node.body, stmts=without_unused_decls(body, set(prefix))),
-                                   bounds=node.bounds + tuple(bounds)))
+                                   bounds=node.bounds + tuple(bounds), stride=stride or node.stride))
     if not resets:
         return (folded,)
     # The resets sum nothing (a reduction clause belongs to the loop that stores the sum).
     every_thread = _binding_used(replace(node, body=replace(node.body, stmts=without_unused_decls(
         stmts[:n] + resets, set(prefix))), sums=()))
     return (every_thread, folded)
+
+
+def _stride(terms: list[ir.Expr], folder: "_Folder", counters: frozenset[int]) -> tuple[ir.ThreadStride | None, list[ir.Expr]]:
+    """The first term ``index % divisor == 0`` (``0 == ...``, ``!(index % divisor)``) with
+    ``index`` exactly ``first + threadIdx.d``, ``divisor`` the same for every thread, both
+    provably never negative (the remainder is then the mathematical one, whatever types the
+    guard computes it in; a zero divisor faults in the loop's start as in the guard), as the
+    loop's stride; and the other terms."""
+    for k, term in enumerate(terms):
+        rem = _remainder_is_zero(term)
+        if rem is None:
+            continue
+        found = folder.first(rem.lhs)
+        if found is None or not found[2] or not folder.invariant(rem.rhs):
+            continue
+        dim, first, _ = found
+        divisor = folder.expanded(rem.rhs)
+        if not (_nonnegative(first, folder.symbols, counters) and _nonnegative(divisor, folder.symbols, counters)):
+            continue
+        return ir.ThreadStride(dim, first, divisor, loc=term.loc), terms[:k] + terms[k + 1:]
+    return None, terms
+
+
+def _remainder_is_zero(term: ir.Expr) -> ir.Binary | None:
+    """``a % b`` where ``term`` is ``a % b == 0``, ``0 == a % b`` or ``!(a % b)``."""
+    if isinstance(term, ir.Unary) and term.op == "!" and isinstance(term.operand, ir.Binary) and term.operand.op == "%":
+        return term.operand
+    if isinstance(term, ir.Binary) and term.op == "==":
+        for rem, zero in ((term.lhs, term.rhs), (term.rhs, term.lhs)):
+            if isinstance(rem, ir.Binary) and rem.op == "%" and isinstance(zero, ir.Literal) and int_literal(zero.text) == 0:
+                return rem
+    return None
 
 
 def _through_flags(terms: list[ir.Expr], prefix: dict[int, ir.VarDecl]) -> list[ir.Expr]:

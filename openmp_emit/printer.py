@@ -30,6 +30,8 @@ class LoopNames:
     teams: str = "teams"
     thread_begin: tuple[str, str, str] = ("tx_begin", "ty_begin", "tz_begin")
     thread_counter: tuple[str, str, str] = ("tx_int", "ty_int", "tz_int")
+    thread_step: tuple[str, str, str] = ("tx_step", "ty_step", "tz_step")
+    thread_first: tuple[str, str, str] = ("tx_first", "ty_first", "tz_first")
 
     @staticmethod
     def avoiding(used: set[str]) -> "LoopNames":
@@ -45,6 +47,8 @@ class LoopNames:
             teams=fresh_name("teams", used),
             thread_begin=tuple(fresh_name(n, used) for n in ("tx_begin", "ty_begin", "tz_begin")),
             thread_counter=tuple(fresh_name(n, used) for n in ("tx_int", "ty_int", "tz_int")),
+            thread_step=tuple(fresh_name(n, used) for n in ("tx_step", "ty_step", "tz_step")),
+            thread_first=tuple(fresh_name(n, used) for n in ("tx_first", "ty_first", "tz_first")),
         )
 
 

@@ -162,7 +162,7 @@ def halving_tree(stmt: ir.Stmt, grid: ir.GridLoop) -> Tree | None:
     loop = _only_statement(stmt.body)
     if not isinstance(loop, ir.ThreadLoop) or loop.kept or loop.exit_flag or loop.marks_exit or loop.skip_exited:
         return None
-    if loop.bounds or loop.fast_body is not None:
+    if loop.bounds or loop.stride or loop.fast_body is not None:
         return None
     *declarations, step = loop.body.stmts
     thread_ids = set()
@@ -224,7 +224,7 @@ def _storing_loop(stmt: ir.Stmt, array: int) -> ir.Expr | None:
     that fills the tree's array, to which the sum can be added.  Else None."""
     if not isinstance(stmt, ir.ThreadLoop) or stmt.kept or stmt.exit_flag or stmt.marks_exit or stmt.skip_exited:
         return None
-    if stmt.bounds or stmt.fast_body is not None or stmt.sums or not stmt.body.stmts:
+    if stmt.bounds or stmt.stride or stmt.fast_body is not None or stmt.sums or not stmt.body.stmts:
         return None
     *before, last = stmt.body.stmts
     if not (isinstance(last, ir.ExprStmt) and isinstance(last.expr, ir.Assign) and last.expr.op == "="):

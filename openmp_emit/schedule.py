@@ -96,7 +96,7 @@ def can_be_flat(grid: ir.GridLoop) -> bool:
     if grid.dynamic_shared or grid.binds_dynamic_shared or len(stmts) != 1 or not isinstance(stmts[0], ir.ThreadLoop):
         return False
     loop = stmts[0]
-    return not (loop.kept or loop.exit_flag)
+    return not (loop.kept or loop.exit_flag or loop.stride)
 
 
 def short_rows(loop: ir.ThreadLoop, extents: tuple[int | None, int | None, int | None]) -> str:
@@ -118,7 +118,7 @@ def short_rows(loop: ir.ThreadLoop, extents: tuple[int | None, int | None, int |
 def thread_dimensions(loop: ir.ThreadLoop) -> set[str]:
     """The dimensions along which the loop's threads tell themselves apart: the ``threadIdx``
     components its bodies read and the dimensions of its folded guards."""
-    dims = {b.dim for b in loop.bounds + loop.fast_bounds}
+    dims = {b.dim for b in loop.bounds + loop.fast_bounds} | ({loop.stride.dim} if loop.stride else set())
     for n in loop.walk():
         if isinstance(n, ir.BuiltinVector) and n.var == "threadIdx":
             return {"x", "y", "z"}

@@ -203,8 +203,8 @@ def _qualifies(sym: int, facts: _LoopFacts, in_blocks: set[int], fixed_names: se
                 return False
         if assignments:
             assigning.append(loop)
-    if not assigning:
-        return False
+    if not assigning or any(loop.stride is not None for loop in mentioning):
+        return False  # (a strided loop runs only some threads)
     if all(not loop.bounds for loop in assigning):
         return True  # every thread assigns it; any thread may read it
     bounds = assigning[0].bounds

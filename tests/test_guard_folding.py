@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from support import PROGRAMS, compile_cpp, translate_build_run, without_line_markers
+from support import MANY_THREADS, PROGRAMS, compile_cpp, run_built, translate_build_run, without_line_markers
 from foundation import ir
 from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
@@ -186,3 +186,44 @@ def test_gcc_vectorizes_the_loops_that_start_past_a_lower_bound(tmp_path):
                if not any("= in[y * cols + x];" in line for line in lines[first - 1:last])]
     missed = [first for first, last in started if not any(first <= n <= last for n in vectorized)]
     assert len(started) == 4 and not missed, (started, missed, built.stderr[-3000:])
+
+
+GUARDS_STRIDE = PROGRAMS / "openmp" / "guards_stride.cu"
+
+
+def _strides(program: ir.Program) -> dict[str, list[str]]:
+    """Kernel name -> the dimensions of its strided thread loops."""
+    return {k.name: sorted(n.stride.dim for n in k.walk() if isinstance(n, ir.ThreadLoop) and n.stride)
+            for k in program.kernels}
+
+
+def test_divisibility_guards_become_strided_loops_where_both_sides_are_nonnegative():
+    assert _strides(translate_file(GUARDS_STRIDE).program) == {
+        # (tx + 1) % i with i the block-level counter 2, 4, ..., B; tid % (2 * s) with s unsigned.
+        "tree_plus_one": ["x"], "reduce0": ["x"],
+        # a literal divisor beside a bound; !(index % d); a stride along y.
+        "leaders": ["x"], "negated": ["x"], "even_rows": ["y"],
+        # threadIdx.x - 8 is negative for the first threads, k a parameter that may be negative.
+        "signed_remainder": [],
+    }
+
+
+def test_a_strided_loop_starts_at_the_first_multiple_and_steps_by_the_divisor():
+    source = translate_file(GUARDS_STRIDE).source
+    assert "moccuda::first_multiple((int)0u + 1, i, 0, blockDim.x)" in source
+    assert "moccuda::multiple_step(2 * s)" in source
+    assert "tx_int += (int)tx_step" in source and "ty += ty_step" in source
+    assert "(tx + 1) % i" not in source and "t % 32" not in source  # the kernels' guards are gone
+
+
+@pytest.mark.parametrize("schedule", ["auto", "blocks", "nested", "flat"])
+def test_strided_loops_give_the_host_results(schedule, tmp_path):
+    _, run, _ = translate_build_run(GUARDS_STRIDE, tmp_path, TranslateOptions(schedule=schedule))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    again = run_built(GUARDS_STRIDE, tmp_path, MANY_THREADS)
+    assert again.returncode == 0 and again.stdout.strip().endswith("PASS"), again.stdout + again.stderr
+
+
+def test_strided_guards_without_folding_give_the_same(tmp_path):
+    _, run, _ = translate_build_run(GUARDS_STRIDE, tmp_path, TranslateOptions(disabled_passes=("guard-folding",)))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

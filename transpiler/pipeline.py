@@ -25,6 +25,7 @@ PIPELINE_ORDER = (
     "fiber-lowering",
     "warp-collectives",
     "warp-exchange-merge",
+    "scoped-loop-counters",
     "barrier-elim",
     "barrier-motion",
     "store-forward",

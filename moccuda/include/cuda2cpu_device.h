@@ -470,6 +470,31 @@ inline unsigned threads_through(First first, Limit limit, unsigned count)
     }
 }
 
+/* The first thread t >= begin whose index `first + t` is a multiple of `divisor`: a guard
+ * `if ((first + t) % divisor == 0)` folded into a thread loop that steps by `divisor`
+ * (multiple_step).  guard-folding folds only where `first` and `divisor` are known never to be
+ * negative, so the remainder is the mathematical one whatever types the guard computed it in.
+ * A zero divisor faults here, as the guard would in the first thread that tests it; a loop
+ * with no threads tests nothing. */
+template <class First, class Divisor>
+inline unsigned first_multiple(First first, Divisor divisor, unsigned begin, unsigned end)
+{
+    if (begin >= end)
+        return end;
+    unsigned long long d = static_cast<unsigned long long>(divisor);
+    unsigned long long r = (static_cast<unsigned long long>(first) + begin) % d;
+    unsigned long long ahead = r == 0 ? 0 : d - r;
+    return ahead >= end - begin ? end : begin + static_cast<unsigned>(ahead);
+}
+
+/* The step of such a loop: the divisor, or past any block's extent where it is larger. */
+template <class Divisor>
+inline unsigned multiple_step(Divisor divisor)
+{
+    unsigned long long d = static_cast<unsigned long long>(divisor);
+    return d > 1024u ? 1025u : static_cast<unsigned>(d);
+}
+
 /* Whether `first` leaves room for a whole block of indices `first + t` (t < 1024, a block's
  * extent) in its own type without wrapping or going negative.  A block-level test, not an
  * assumption: blocks that fail it take the guarded loop.  Within the guard-free loop gcc then
