@@ -54,6 +54,8 @@ SECTIONS = {
               "a refused kernel does not run; opt-in shared memory; stream handles",
     "memory": "malloc/memset/memcpy of every kind, 2D copies, pitches, pinned and managed memory, "
               "pointer attributes, device memory limit, cudaDeviceReset",
+    "large_copies": "copies and fills of several MiB into fresh and into written memory (the runtime "
+                    "maps the destination's pages first), at unaligned destinations and sizes",
     "symbols": "cudaMemcpyToSymbol/FromSymbol with offsets, bounds and directions; symbol address and size",
     "events": "event timing is positive and plausible; untimed, unrecorded and destroyed events; "
               "streams, priorities and callbacks",

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace moccuda {
 namespace runtime {
@@ -104,6 +106,36 @@ const Allocation *containing(const void *ptr, uintptr_t *start)
 }
 
 bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
+
+// Copies and fills of at least this many bytes map their destination's missing pages in one go.
+constexpr size_t prefault_bytes = size_t(4) << 20;
+
+// Maps the pages of [dst, dst + count) that the copy or fill about to write them would fault in
+// one by one, when the first of them is not mapped yet: a fresh allocation, as the destination of
+// a program's first copy to the device usually is (`cudaMalloc` then `cudaMemcpy`; on a GPU the
+// copy goes to memory that exists).  One fault per 4 KiB page cost about as much as the copy
+// itself (Rodinia nw's 268 MB matrices: 0.19 s of CPU per copy, 0.12 s populated first).  Only
+// pages the copy writes in full, so nothing is mapped that it would not have mapped; already
+// mapped memory is left alone (walking its pages again costs a fifth of a copy).
+void prefault_for_write(void *dst, size_t count)
+{
+#ifdef MADV_POPULATE_WRITE
+    if (count < prefault_bytes)
+        return;
+    static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    uintptr_t first = (reinterpret_cast<uintptr_t>(dst) + page - 1) & ~(page - 1);
+    uintptr_t end = (reinterpret_cast<uintptr_t>(dst) + count) & ~(page - 1);
+    if (end <= first)
+        return;
+    unsigned char resident = 0;
+    if (mincore(reinterpret_cast<void *>(first), page, &resident) != 0 || (resident & 1))
+        return;
+    madvise(reinterpret_cast<void *>(first), end - first, MADV_POPULATE_WRITE);  // a hint: errors change nothing
+#else
+    (void)dst;
+    (void)count;
+#endif
+}
 
 }  // namespace
 
@@ -462,6 +494,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind 
         return cudaSuccess;
     if (dst == nullptr || src == nullptr)
         return fail(cudaErrorInvalidValue);
+    moccuda::runtime::prefault_for_write(dst, count);
     memmove(dst, src, count);
     return cudaSuccess;
 }
@@ -525,6 +558,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
         return cudaSuccess;
     if (ptr == nullptr)
         return fail(cudaErrorInvalidValue);
+    moccuda::runtime::prefault_for_write(ptr, count);
     memset(ptr, value, count);
     return cudaSuccess;
 }

@@ -744,6 +744,32 @@ static int math()
     return 0;
 }
 
+// Copies and fills large enough that the runtime maps the destination's pages first, into fresh
+// memory and into memory already written, at destinations and sizes that are not page-aligned:
+// every byte lands where it belongs and none around it changes.
+static int large_copies()
+{
+    const size_t n = (size_t(9) << 20) + 12345;  // over the runtime's 4 MiB, not a whole page count
+    std::vector<unsigned char> host(n);
+    for (size_t i = 0; i < n; ++i)
+        host[i] = (unsigned char)(i * 2654435761u >> 13);
+    unsigned char *d = nullptr;
+    CHECK(cudaMalloc(&d, n + 64) == cudaSuccess);
+    CHECK(cudaMemcpy(d + 3, host.data(), n, cudaMemcpyHostToDevice) == cudaSuccess);  // fresh pages
+    CHECK(memcmp(d + 3, host.data(), n) == 0);
+    CHECK(cudaMemset(d, 0x5a, 3) == cudaSuccess && d[0] == 0x5a && d[2] == 0x5a && d[3] == host[0]);
+    std::vector<unsigned char> back(n + 2, 0xee);
+    CHECK(cudaMemcpy(back.data() + 1, d + 3, n, cudaMemcpyDeviceToHost) == cudaSuccess);  // written pages
+    CHECK(back[0] == 0xee && back[n + 1] == 0xee && memcmp(back.data() + 1, host.data(), n) == 0);
+    unsigned char *e = nullptr;
+    CHECK(cudaMalloc(&e, n) == cudaSuccess);
+    CHECK(cudaMemset(e + 1, 0xa7, n - 2) == cudaSuccess);  // a fill of fresh pages
+    CHECK(e[1] == 0xa7 && e[n / 2] == 0xa7 && e[n - 2] == 0xa7);
+    CHECK(cudaMemcpy(e, d + 3, n, cudaMemcpyDeviceToDevice) == cudaSuccess && memcmp(e, host.data(), n) == 0);
+    CHECK(cudaFree(d) == cudaSuccess && cudaFree(e) == cudaSuccess);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const std::string section = argc > 1 ? argv[1] : "";
@@ -754,6 +780,8 @@ int main(int argc, char **argv)
         status = launch();
     else if (section == "memory")
         status = memory();
+    else if (section == "large_copies")
+        status = large_copies();
     else if (section == "symbols")
         status = symbols();
     else if (section == "events")
