@@ -30,7 +30,10 @@ block-level statements:
     fallback);
 * ``break``/``continue`` of a moved loop, from inside a thread loop, set a per-block flag and end
   the thread's part of the loop; the block level then leaves the loop or skips to the next
-  iteration.
+  iteration.  A statement ``if (c) break;`` directly in the moved loop's body, ``c`` a
+  block-level condition, runs at block level between the thread loops before and after it (every
+  thread would take the same branch there): Rodinia hotspot's and pathfinder's
+  ``if (i == iteration - 1) break;`` no longer puts a flag and a jump in the thread loop after it.
 
 Values that cross the new thread-loop boundaries are handled by ``barrier-split``.
 
@@ -223,6 +226,10 @@ class Lowering:
                 self.report.barriers.append({"line": s.loc.line, "column": s.loc.column, "action": "kept",
                                              "reason": "warp collective or __syncwarp: "
                                                        + _reason(via).replace("lowered by", "split at warp scope by", 1)})
+            elif loop is not None and id(s) in loop.lifted:
+                flush(s.loc)
+                out.append(s)  # if (c) break; with c the same in every thread
+                start = s.loc
             elif not synchronizes(s):
                 segment.append(s)
             else:
@@ -465,11 +472,15 @@ class LoopFlags:
     continue_label: str = ""
     #: the flags are per-thread arrays (a loop around warp collectives), not per-block values
     per_thread: bool = False
+    #: ids of the body's ``if (c) break;`` statements that run at block level (``c`` block-level)
+    lifted: frozenset[int] = frozenset()
 
     @staticmethod
     def for_loop(lowering: Lowering, s: ir.Stmt) -> "LoopFlags":
         flags = LoopFlags()
-        segments = _thread_level_jumps(ir.as_block(s.body))
+        body = ir.as_block(s.body).stmts
+        flags.lifted = frozenset(id(st) for st in body if _uniform_break(st, lowering))
+        segments = [j for st in body if id(st) not in flags.lifted for j in _thread_level_jumps(st)]
         if any(isinstance(j, ir.Break) for j in segments):
             flags.break_flag, flags.break_sym = lowering.fresh(f"break_{s.loc.line}", "bool", s.loc)
         if any(isinstance(j, ir.Continue) for j in segments):
@@ -485,6 +496,17 @@ class LoopFlags:
     def continues_in(self, segment: list[ir.Stmt]) -> bool:
         return bool(self.continue_flag) and any(
             isinstance(j, ir.Continue) for j in _thread_level_jumps(ir.Block(tuple(segment))))
+
+
+def _uniform_break(s: ir.Stmt, lowering: Lowering) -> bool:
+    """``s`` is ``if (c) break;`` with ``c`` a block-level condition: every thread of the block takes
+    the same branch, so the test can run once, at block level."""
+    if not isinstance(s, ir.If) or s.otherwise is not None or synchronizes(s):
+        return False
+    then = s.then
+    if isinstance(then, ir.Block) and len(then.stmts) == 1:
+        then = then.stmts[0]
+    return isinstance(then, ir.Break) and lowering.block_level(s.cond)
 
 
 def _thread_level_jumps(node: ir.Node, in_loop: bool = False, in_switch: bool = False) -> list[ir.Stmt]:

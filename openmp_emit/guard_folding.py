@@ -81,6 +81,22 @@ After::
 which prints as ``for (int tx = first_multiple(...); tx < blockDim.x; tx += i)``: 511 additions
 over the tree instead of 512 divisions per level.
 
+A kept ``bool`` that records which threads passed a folded guard folds too.  Along one
+block-level statement list, a loop without bounds whose every thread sets ``f = false;``, then a
+loop with bounds whose every thread sets ``f = true;``, leave ``f`` true in exactly the threads
+within those bounds; a later loop's final guard ``if (f)`` takes the same bounds, evaluated again
+over the same values (none of them assigned in between, none read from memory), while nothing
+changes ``f``.  GPU halo tiling's ``computed`` (Rodinia hotspot, pathfinder) decides the copy back
+into ``__shared__`` memory after each step.  Before (one step of the tile's loop)::
+
+    ThreadLoop(kept computed) { computed = false; }
+    ThreadLoop(kept computed) [bounds: x: 0 + tx >= i + 1, 0 + tx <= 14 - i] { computed = true; next[tx] = ...; }
+    ThreadLoop(kept computed) { int tx = threadIdx.x; if (computed) prev[tx] = next[tx]; }
+
+After (the last loop)::
+
+    ThreadLoop [bounds: x: 0 + tx >= i + 1, 0 + tx <= 14 - i] { int tx = threadIdx.x; prev[tx] = next[tx]; }
+
 Guards on a grid-wide index elsewhere in the body, as ``if`` statements or as the condition of a
 conditional expression, give the loop a second body without them for the blocks all of whose
 threads pass them (every block but the grid's last).  Before::
@@ -138,9 +154,16 @@ def _fold(node: ir.Node, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.Dev
         return folded[0] if len(folded) == 1 else ir.Block(folded, loc=node.loc)
     if isinstance(node, ir.Block):
         stmts: list[ir.Stmt] = []
+        flags: dict[int, _FlagFact] = {}  # kept flags whose value is known, in statement order
         for s in node.stmts:
-            stmts.extend(_fold_loop(s, symbols, bodies, nonnegative) if isinstance(s, ir.ThreadLoop)
-                         else (_fold(s, symbols, bodies, nonnegative),))
+            if isinstance(s, ir.ThreadLoop):
+                folded = _fold_loop(s, symbols, bodies, nonnegative, flags)
+                for loop in folded:
+                    flags = _flags_after_loop(loop, flags, symbols, bodies)
+                stmts.extend(folded)
+            else:
+                stmts.append(_fold(s, symbols, bodies, nonnegative))
+                flags = _flags_after(stmts[-1], flags, bodies)
         return replace(node, stmts=tuple(stmts)) if any(a is not b for a, b in zip(stmts, node.stmts)) or \
             len(stmts) != len(node.stmts) else node
     if isinstance(node, ir.For) and (counter := _nonnegative_counter(node, symbols, bodies)) is not None:
@@ -208,10 +231,10 @@ def _nonnegative(e: ir.Expr, symbols: dict[int, ir.Symbol], counters: frozenset[
 
 
 def _fold_loop(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction],
-               nonnegative: frozenset[int] = frozenset()) -> tuple[ir.Stmt, ...]:
+               nonnegative: frozenset[int] = frozenset(), flags: dict[int, "_FlagFact"] | None = None) -> tuple[ir.Stmt, ...]:
     if node.marks_exit or node.bounds or node.fast_body or node.stride:
         return (node,)
-    folded = _fold_final_guard(node, symbols, bodies, nonnegative)
+    folded = _fold_final_guard(node, symbols, bodies, nonnegative, flags or {})
     if folded == (node,):
         return (_version_for_full_blocks(node, symbols, bodies),)
     # What the guard held may end in a guard of its own (if (threadIdx.y == 0) { if
@@ -322,8 +345,9 @@ def _conjunction(terms: list[ir.Expr]) -> ir.Expr:
     return cond
 
 
-def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
-                      bodies: dict[str, ir.DeviceFunction], nonnegative: frozenset[int] = frozenset()) -> tuple[ir.Stmt, ...]:
+def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction],
+                      nonnegative: frozenset[int] = frozenset(), flags: dict[int, "_FlagFact"] | None = None
+                      ) -> tuple[ir.Stmt, ...]:
     """The loop with its final guard folded (preceded by the loop of its flag resets, if any),
     or ``(node,)``."""
     stmts = node.body.stmts
@@ -347,7 +371,11 @@ def _fold_final_guard(node: ir.ThreadLoop, symbols: dict[int, ir.Symbol],
     stride = None
     if not early_exit and node.stride is None:
         stride, terms = _stride(terms, folder, nonnegative)
+    flag_bounds: list[ir.ThreadBound] = []
+    if not early_exit and flags:
+        flag_bounds, terms = _flag_bounds(terms, flags, kept, assigned_symbols(node.body, bodies))
     bounds, rest = folder.split(terms)
+    bounds = flag_bounds + bounds
     if not (bounds or stride) or (early_exit and rest):
         return (node,)
     if early_exit:
@@ -396,6 +424,73 @@ def _remainder_is_zero(term: ir.Expr) -> ir.Binary | None:
             if isinstance(rem, ir.Binary) and rem.op == "%" and isinstance(zero, ir.Literal) and int_literal(zero.text) == 0:
                 return rem
     return None
+
+
+@dataclass(frozen=True)
+class _FlagFact:
+    """What a kept ``bool`` holds in every thread: false (``bounds`` None), or true exactly in the
+    threads within ``bounds`` (of the thread loop that set it, over values in ``reads``)."""
+
+    bounds: tuple[ir.ThreadBound, ...] | None = None
+    reads: frozenset[int] = frozenset()
+
+
+def _flags_after_loop(loop: ir.ThreadLoop, flags: dict[int, _FlagFact], symbols: dict[int, ir.Symbol],
+                      bodies: dict[str, ir.DeviceFunction]) -> dict[int, _FlagFact]:
+    """The flag facts after ``loop`` runs.  Every thread of a loop without bounds that sets ``f =
+    false;`` leaves ``f`` false everywhere; then a loop with bounds whose every thread sets ``f =
+    true;`` leaves it true in exactly the threads within them (GPU halo tiling's ``computed``: the
+    threads that passed the guard).  Such a loop must let each thread reach the assignment (no
+    return, no jump) and have no other version (full blocks, exits)."""
+    changed = assigned_symbols(loop.body, bodies)
+    after = {f: fact for f, fact in flags.items() if f not in changed and not fact.reads & changed}
+    plain = not (loop.fast_body or loop.stride or loop.marks_exit or loop.skip_exited or
+                 any(isinstance(n, (ir.Return, ir.NextThread, ir.Goto, ir.Label)) for n in loop.body.walk()))
+    if not plain:
+        return after
+    kept = {kv.sym for kv in loop.kept}
+    assignments = [n for n in loop.body.walk() if isinstance(n, ir.Assign) or (isinstance(n, ir.Unary) and n.op in ("++", "--"))]
+    for st in loop.body.stmts:
+        if not (isinstance(st, ir.ExprStmt) and isinstance(st.expr, ir.Assign) and st.expr.op == "="
+                and isinstance(st.expr.target, ir.Name) and st.expr.target.sym in kept
+                and isinstance(st.expr.value, ir.Literal) and st.expr.value.text in ("true", "false")):
+            continue
+        f = st.expr.target.sym
+        if sum(1 for n in assignments if assigned_variable(n) == f) != 1:
+            continue
+        if st.expr.value.text == "false" and not loop.bounds:
+            after[f] = _FlagFact()
+        elif st.expr.value.text == "true" and loop.bounds and f in flags and flags[f].bounds is None:
+            exprs = [e for b in loop.bounds for e in (b.first, b.limit)]
+            if not any(_reads_memory(e, symbols) for e in exprs):
+                reads = frozenset(n.sym for e in exprs for n in e.walk() if isinstance(n, ir.Name))
+                after[f] = _FlagFact(loop.bounds, reads)
+    return after
+
+
+def _flags_after(stmt: ir.Stmt, flags: dict[int, _FlagFact], bodies: dict[str, ir.DeviceFunction]) -> dict[int, _FlagFact]:
+    """The flag facts after a block-level statement: those of flags and values it leaves alone.
+    Nothing is known after a label (another path may jump there)."""
+    if not flags or any(isinstance(n, ir.Label) for n in stmt.walk()):
+        return {}
+    changed = assigned_symbols(stmt, bodies)
+    return {f: fact for f, fact in flags.items() if f not in changed and not fact.reads & changed}
+
+
+def _flag_bounds(terms: list[ir.Expr], flags: dict[int, _FlagFact], kept: set[int],
+                 assigned: set[int]) -> tuple[list[ir.ThreadBound], list[ir.Expr]]:
+    """A guard term that reads a kept flag known true in exactly the threads within some bounds
+    (and that this loop does not change) becomes those bounds, evaluated again here over the
+    same values; the other terms, in order."""
+    bounds: list[ir.ThreadBound] = []
+    rest: list[ir.Expr] = []
+    for term in terms:
+        fact = flags.get(term.sym) if isinstance(term, ir.Name) and term.sym in kept else None
+        if fact is None or fact.bounds is None or term.sym in assigned:
+            rest.append(term)
+            continue
+        bounds.extend(replace(b, loc=term.loc) for b in fact.bounds)
+    return bounds, rest
 
 
 def _through_flags(terms: list[ir.Expr], prefix: dict[int, ir.VarDecl]) -> list[ir.Expr]:

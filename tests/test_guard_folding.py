@@ -227,3 +227,43 @@ def test_strided_loops_give_the_host_results(schedule, tmp_path):
 def test_strided_guards_without_folding_give_the_same(tmp_path):
     _, run, _ = translate_build_run(GUARDS_STRIDE, tmp_path, TranslateOptions(disabled_passes=("guard-folding",)))
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+GUARDS_FLAGS = PROGRAMS / "openmp" / "guards_flags.cu"
+
+
+def _flag_guards(program: ir.Program) -> dict[str, int]:
+    """Kernel name -> how many ``if (flag)`` statements on a kept bool remain in its thread loops."""
+    found = {}
+    for k in program.kernels:
+        kept = {kv.sym for n in k.walk() if isinstance(n, ir.ThreadLoop) for kv in n.kept}
+        found[k.name] = sum(1 for n in k.walk() if isinstance(n, ir.If) and isinstance(n.cond, ir.Name) and n.cond.sym in kept)
+    return found
+
+
+def test_a_flag_set_under_folded_bounds_folds_where_it_is_tested_again():
+    # pyramid: the copy back (if (computed) prev[tx] = result[tx], same iteration) takes the
+    # stencil's bounds; the store after the loop keeps its test (the flag's last iteration is
+    # not known there).  The limit read from memory and the flag set twice keep theirs.
+    assert _flag_guards(translate_file(GUARDS_FLAGS).program) == {"pyramid": 1, "limit_in_memory": 1, "set_twice": 1}
+
+
+def test_a_uniform_break_runs_at_block_level_without_a_flag():
+    program = translate_file(GUARDS_FLAGS).program
+    pyramid = next(k for k in program.kernels if k.name == "pyramid")
+    assert not any(isinstance(n, ir.VarDecl) and n.name.startswith("break_") for n in pyramid.walk())
+    in_threads = {id(m) for n in pyramid.walk() if isinstance(n, ir.ThreadLoop) for m in n.walk()}
+    assert any(isinstance(n, ir.Break) and id(n) not in in_threads for n in pyramid.walk())
+
+
+@pytest.mark.parametrize("schedule", ["auto", "blocks", "nested"])
+def test_folded_flags_give_the_host_results(schedule, tmp_path):
+    _, run, _ = translate_build_run(GUARDS_FLAGS, tmp_path, TranslateOptions(schedule=schedule))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    again = run_built(GUARDS_FLAGS, tmp_path, MANY_THREADS)
+    assert again.returncode == 0 and again.stdout.strip().endswith("PASS"), again.stdout + again.stderr
+
+
+def test_flags_without_folding_give_the_same(tmp_path):
+    _, run, _ = translate_build_run(GUARDS_FLAGS, tmp_path, TranslateOptions(disabled_passes=("guard-folding",)))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
