@@ -246,6 +246,18 @@ def overloaded_declarations(ref: ci.Cursor) -> list[ci.Cursor]:
     return [lib.clang_getOverloadedDecl(ref, i) for i in range(lib.clang_getNumOverloadedDecls(ref))]
 
 
+def overload_set(callee: ci.Cursor) -> ci.Cursor | None:
+    """The ``OVERLOADED_DECL_REF`` a call's callee names (in a template, on arguments of dependent
+    type), or None."""
+    K = ci.CursorKind
+    while callee.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR):
+        inner = [c for c in callee.get_children() if c.kind not in (K.NAMESPACE_REF, K.TYPE_REF)]
+        if len(inner) != 1:
+            return None
+        callee = inner[0]
+    return callee if callee.kind == K.OVERLOADED_DECL_REF else None
+
+
 def spelling_offset(location: ci.SourceLocation) -> int:
     """Byte offset of where the token at ``location`` is spelled (inside a macro body, if any)."""
     lib = _lib13()

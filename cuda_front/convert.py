@@ -29,7 +29,8 @@ import clang.cindex as ci
 from cuda_front import clang_ext
 from cuda_front.clang_ext import location, tokens_text
 from cuda_front import members, warp_front
-from foundation import ir
+from cuda_front.standard_math import device_math_function
+from foundation import device_math, ir
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, error, unsupported
 
 K = ci.CursorKind
@@ -194,6 +195,7 @@ class Converter:
                                  self.function_body(cursor),
                                  template="template <>" if specialization else template_header(cursor),
                                  qualifiers=_qualifiers(cursor), specialization=specialization,
+                                 host=any(c.kind == K.CUDAHOST_ATTR for c in cursor.get_children()),
                                  loc=location(cursor))
 
     def params(self, cursor: ci.Cursor) -> tuple[ir.Param, ...]:
@@ -893,9 +895,11 @@ class Converter:
             # Template arguments that name local constants (`block_sum<NUM_WARPS>(...)`) are written
             # with their values: an inlined function's body uses them where they are not declared.
             func = self.constants_text(callee.name) if "<" in callee.name else callee.name
+            name = ir.callee_name(callee.name)
             return ir.Call(func, args, callee.sym, template_args=_instantiated_arguments(ref),
-                           decl=self.resolved_declaration(ir.callee_name(callee.name), ref, callee_cursor,
-                                                          len(arg_cursors)), loc=loc)
+                           decl=self.resolved_declaration(name, ref, callee_cursor, len(arg_cursors)),
+                           device_math=device_math_function(cursor) if name in device_math.C_FUNCTIONS else "",
+                           loc=loc)
         return ir.IndirectCall(callee, args, loc=loc)
 
     def member_call(self, cursor: ci.Cursor, callee_cursor: ci.Cursor, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
@@ -996,7 +1000,7 @@ class Converter:
             return ""
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             return (clang_ext.specialized_template(ref) or ref).get_usr()
-        overload_set = _overload_set(callee)
+        overload_set = clang_ext.overload_set(callee)
         if overload_set is None:
             return ""
         candidates = clang_ext.overloaded_declarations(overload_set)
@@ -1477,17 +1481,6 @@ def _dependent_member_name(cursor: ci.Cursor, base: ci.Cursor) -> str:
         return tokens[1]  # (template arguments after it: obj.f<true>(x), read by the call)
     raise unsupported(location(cursor), "this member access on a value of dependent type "
                                         f"('{' '.join(tokens) or 'spelled by a macro'}')")
-
-
-def _overload_set(callee: ci.Cursor) -> ci.Cursor | None:
-    """The ``OVERLOADED_DECL_REF`` a call's callee names (in a template, on arguments of dependent
-    type), or None."""
-    while callee.kind in (K.DECL_REF_EXPR, K.UNEXPOSED_EXPR):
-        inner = [c for c in callee.get_children() if c.kind not in (K.NAMESPACE_REF, K.TYPE_REF)]
-        if len(inner) != 1:
-            return None
-        callee = inner[0]
-    return callee if callee.kind == K.OVERLOADED_DECL_REF else None
 
 
 def _takes(function: ci.Cursor, arg_count: int) -> bool:

@@ -170,6 +170,11 @@ class Call(Expr):
     #: (``cuda_front.convert.resolved_declaration``: a function's or function template's USR);
     #: "" when it is not overloaded or the call does not tell which overload it means.
     decl: str = ""
+    #: A call of the standard library's math function: the ``moccuda::device_math`` function it
+    #: means, which device code calls for SIMD loops (``cuda_front.standard_math``):
+    #: ``moccuda::device_math::erff`` for ``std::erf`` on a float, or in a template, on arguments
+    #: of dependent type, ``moccuda::device_math::cmath::erf``; "" otherwise.
+    device_math: str = ""
 
 
 #: The callee of a failing device ``assert`` (the front end's translation of ``__assert_fail`` in
@@ -524,6 +529,8 @@ class DeviceFunction(Node):
     #: template arguments as written after the name (``<float>``), or ``<>`` where C++ deduces
     #: them (``template <> float mul(float a, float b)``); "" for any other function.
     specialization: str = ""
+    #: Declared ``__host__ __device__``: host code may call it too.
+    host: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ PIPELINE_ORDER = (
     "schedule",
     "block-prefetch",
     "launch-regions",
+    "device-math",
 )
 
 

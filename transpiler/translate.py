@@ -28,8 +28,9 @@ from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Co
                                 inline_assembly_error, is_builtin_decl, is_namespace_shared, location,
                                 specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
+from cuda_front.standard_math import device_math_function
 from cuda_front.warp_front import WARP_INTRINSICS
-from foundation import ir
+from foundation import device_math, ir
 from foundation.expression_printer import declare
 from openmp_emit import device_traps, emit, fiber_emit, launch_regions, skeleton
 from transpiler import __version__, deep_stack, torch_host
@@ -477,6 +478,38 @@ def builtins_in_kept_code(scan: UnitScan, translated: set[str], needs: dict[str,
         elif cursor.kind == K.CALL_EXPR and needs.get(cursor.spelling) and in_device:
             edits.append(_ambient_arguments(cursor, needs[cursor.spelling]))
         pending.extend((c, in_device) for c in cursor.get_children())
+    return edits
+
+
+def math_calls_in_kept_code(scan: UnitScan, translated: set[str], inlined_members: set = frozenset()) \
+        -> list[tuple[str, Edit]]:
+    """Device code kept as written (a ``__device__`` function that reads no builtin index, a
+    functor's ``operator()``, a lambda in either) calls the standard library's math functions
+    through ``moccuda::device_math``, as the translated code does (pass ``device-math``): gcc
+    inlines such a function into the kernel's SIMD thread loop, where only those declarations
+    vectorize.  The edits that rename the callees; a ``__host__ __device__`` function keeps its
+    calls (host code runs it too), and so does a call spelled by a macro (there is no text of
+    its own to edit).  Functions in ``translated`` (their text is replaced) and member functions
+    in ``inlined_members`` (by ``clang_ext.identity``) are skipped."""
+    kept = [c for name, overloads in scan.device_functions.items() if name not in translated for c in overloads]
+    edits = []
+    pending = [(c, False) for c in (*scan.others, *kept)]
+    while pending:
+        cursor, device_only = pending.pop()
+        if cursor.kind in _FUNCTION_KINDS:
+            if clang_ext.identity(cursor) in inlined_members:
+                continue
+            if cursor.kind != K.LAMBDA_EXPR:  # a lambda runs where its enclosing function does
+                attrs = _attrs(cursor)
+                device_only = K.CUDADEVICE_ATTR in attrs and K.CUDAHOST_ATTR not in attrs
+        if device_only and cursor.kind == K.CALL_EXPR and _callee_name(cursor) in device_math.C_FUNCTIONS:
+            target = device_math_function(cursor)
+            callee = next(iter(cursor.get_children()), None)
+            if target and callee is not None and callee.extent.start.file is not None \
+                    and not clang_ext.expanded_from_macro(callee):
+                edits.append((callee.extent.start.file.name,
+                              Edit(callee.extent.start.offset, callee.extent.end.offset, target)))
+        pending.extend((c, device_only) for c in cursor.get_children())
     return edits
 
 
@@ -1229,7 +1262,9 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         found = launch_edits(unit, name, _file_bytes(scan, name), team_launches)
         if found:
             edits.setdefault(name, []).extend(found)
-    for name, edit in kept_shared + kept_builtins + member_edits:
+    kept_math = math_calls_in_kept_code(scan, set(needs) | inlined, inlined_members) \
+        if any(p.name == "device-math" for p in passes) else []
+    for name, edit in kept_shared + kept_builtins + member_edits + kept_math:
         edits.setdefault(name, []).append(edit)
     for name, edit in kernel_pointer_edits(unit, scan, {c.spelling for c in scan.kernels}):
         edits.setdefault(name, []).append(edit)

@@ -20,19 +20,23 @@
 
 #define MOCCUDA_HD inline __host__ __device__
 
+#include "cuda2cpu_device_math.h"
+
 /* ---- fast single-precision intrinsics ----
  * glibc declares these names as extern "C" functions but does not define them, so compile mode
- * defines them with a matching declaration.  Parse mode declares them in cuda2cpu_libdevice.h. */
+ * defines them with a matching declaration.  Parse mode declares them in cuda2cpu_libdevice.h.
+ * They are device code's only (CUDA has no host versions): they compute through
+ * moccuda::device_math, which SIMD thread loops vectorize. */
 #ifndef __CUDA2CPU_PARSE__
 extern "C" {
-inline float __expf(float x) noexcept { return expf(x); }
-inline float __exp10f(float x) noexcept { return exp10f(x); }
-inline float __logf(float x) noexcept { return logf(x); }
-inline float __log2f(float x) noexcept { return log2f(x); }
-inline float __log10f(float x) noexcept { return log10f(x); }
-inline float __sinf(float x) noexcept { return sinf(x); }
-inline float __cosf(float x) noexcept { return cosf(x); }
-inline float __tanf(float x) noexcept { return tanf(x); }
+inline float __expf(float x) noexcept { return moccuda::device_math::expf(x); }
+inline float __exp10f(float x) noexcept { return moccuda::device_math::exp10f(x); }
+inline float __logf(float x) noexcept { return moccuda::device_math::logf(x); }
+inline float __log2f(float x) noexcept { return moccuda::device_math::log2f(x); }
+inline float __log10f(float x) noexcept { return moccuda::device_math::log10f(x); }
+inline float __sinf(float x) noexcept { return moccuda::device_math::sinf(x); }
+inline float __cosf(float x) noexcept { return moccuda::device_math::cosf(x); }
+inline float __tanf(float x) noexcept { return moccuda::device_math::tanf(x); }
 /* 2 to an integer power (__powf(2, i), the idiom of Rodinia's backprop, per thread in a loop) is
  * exact: built from its exponent bits, the value powf gives, without a call that stops the thread
  * loop from vectorizing.  Every other argument goes to powf. */
@@ -44,7 +48,7 @@ inline float __powf(float x, float y) noexcept
         __builtin_memcpy(&power, &bits, sizeof power);
         return power;
     }
-    return powf(x, y);
+    return moccuda::device_math::powf(x, y);
 }
 inline void __sincosf(float x, float *s, float *c) noexcept { sincosf(x, s, c); }
 }
