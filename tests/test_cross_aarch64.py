@@ -43,3 +43,11 @@ def test_warp_collectives_run_in_aarch64_fibers(tmp_path):
     """Warp shuffles under the fallback: warp-scope syncs switch among a warp's lanes."""
     cu = PROGRAMS / "warp" / "shuffle.cu"
     assert cross_aarch64.check(Case("fallback:warp/shuffle", cu, "fallback"), tmp_path) == ""
+
+
+def test_device_math_cross_builds_and_runs_on_aarch64(tmp_path):
+    """moccuda::device_math on AArch64: the C library's functions called as they are (no libmvec
+    declarations: AArch64's came with glibc 2.38, under other names) and the inline float
+    exponentials and logarithms; within CUDA's bounds there too, and the host's erff unchanged."""
+    cu = PROGRAMS / "device_lib" / "simd_math.cu"
+    assert cross_aarch64.check(Case("device_lib/simd_math", cu), tmp_path) == ""
