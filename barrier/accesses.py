@@ -114,6 +114,8 @@ __fsqrt_rn __frsqrt_rn __fmul_rn __fadd_rn __fsub_rn __fdiv_rn __fmaf_rn __dmul_
 __popc __popcll __clz __clzll __ffs __ffsll __brev __brevll __mul24 __umul24 __mulhi __umulhi
 __sad __usad __float_as_int __int_as_float __float_as_uint __uint_as_float
 __double_as_longlong __longlong_as_double
+__cvta_generic_to_shared __cvta_generic_to_global __cvta_generic_to_constant __cvta_generic_to_local
+__cvta_shared_to_generic __cvta_global_to_generic __cvta_constant_to_generic __cvta_local_to_generic
 make_int2 make_int3 make_int4 make_uint2 make_uint3 make_uint4 make_float2 make_float3
 make_float4 make_double2 make_double3 make_double4 make_char4 make_uchar4 make_short2
 std::min std::max std::abs std::sqrt std::exp std::log std::pow std::fabs std::floor std::ceil
@@ -126,8 +128,15 @@ ATOMICS_PREFIX = "atomic"
 READ_ONLY_LOADS = frozenset({"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"})
 
 
+#: MocCUDA's semantics of translated inline PTX (cuda2cpu_ptx.h): all pure but the copy of cp.async.
+PTX_PREFIX = "moccuda::__ptx_"
+PTX_MEMORY = frozenset({"moccuda::__ptx_copy"})
+
+
 def is_pure_function(name: str) -> bool:
     base = name.split("<", 1)[0]
+    if base.startswith(PTX_PREFIX):
+        return base not in PTX_MEMORY
     return base in PURE_FUNCTIONS or bool(_PURE_PATTERN.match(base))
 
 

@@ -28,7 +28,7 @@ import clang.cindex as ci
 
 from cuda_front import clang_ext
 from cuda_front.clang_ext import location, tokens_text
-from cuda_front import members, warp_front
+from cuda_front import inline_ptx, members, warp_front
 from cuda_front.standard_math import device_math_function
 from foundation import device_math, ir
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, error, unsupported
@@ -45,14 +45,6 @@ UNSUPPORTED_CALLS = {
     "__shfl_xor": "the pre-CUDA-9 shuffle __shfl_xor() without a mask (use __shfl_xor_sync)",
     "__cudaPushCallConfiguration": "a kernel launch from device code (dynamic parallelism)",
 }
-
-def inline_assembly_error(loc: SourceLoc) -> Diagnostic:
-    """The located error for ``asm(...)`` in device code (PTX: no meaning on a CPU)."""
-    advice = ("write what it computes in C++ (CUDA's intrinsics, such as __popc, __brev, __funnelshift_l "
-              "or the atomics, are supported)")
-    return Diagnostic("error", loc, "inline assembly in device code is not supported",
-                      notes=(Diagnostic("note", loc, advice),))
-
 
 _CAST_STYLES = {
     K.CSTYLE_CAST_EXPR: "c",
@@ -154,6 +146,9 @@ class Converter:
         #: The ``wmma::load_matrix_sync``/``store_matrix_sync`` call being converted as a
         #: statement of its own (``wmma_call``), the only place where it may stand.
         self.wmma_statement_call: ci.Cursor | None = None
+        #: The errors of the inline assembly of the function being converted, raised together
+        #: at its end.
+        self.inline_assembly_errors: list[Diagnostic] = []
 
     # ---------------------------------------------------------------------------- functions
 
@@ -221,9 +216,12 @@ class Converter:
         self.function = cursor
         self.lambda_variables = {}
         self.conversions += 1
+        self.inline_assembly_errors = []
         for child in cursor.get_children():
             if child.kind == K.COMPOUND_STMT:
                 body = self.block(child)
+                if self.inline_assembly_errors:
+                    raise CompileError(list(self.inline_assembly_errors))
                 for n in body.walk():
                     if isinstance(n, ir.Name) and n.sym in self.lambda_variables:
                         raise unsupported(n.loc, f"a use of the lambda '{n.name}' other than a call (device code "
@@ -340,7 +338,13 @@ class Converter:
         if kind == K.INDIRECT_GOTO_STMT:
             raise unsupported(loc, "a computed goto in device code")
         if kind in (K.ASM_STMT, K.MS_ASM_STMT):
-            raise CompileError([inline_assembly_error(loc)])
+            # Inline PTX (cuda_front/inline_ptx.py); what it cannot translate is reported with
+            # the rest of the function's inline assembly, every instruction of it.
+            try:
+                return [inline_ptx.translate(self, cursor)]
+            except CompileError as e:
+                self.inline_assembly_errors.extend(e.diagnostics)
+                return [ir.Empty(loc=loc)]
         if kind == K.UNEXPOSED_STMT and _is_loop_hint(cursor):
             # `#pragma unroll [n]` before a loop: a hint, dropped (g++ unrolls on its own).
             return self.stmts(list(cursor.get_children())[-1])

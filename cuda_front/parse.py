@@ -107,6 +107,10 @@ def clang_arguments(options: TranslateOptions) -> list[str]:
         # kept as written.
         "-Werror=duplicate-decl-specifier",
         "-D__CUDA2CPU_PARSE__", "-D__CUDACC__", "-D__NVCC__",
+        # clang's CUDA host pass also defines the device target's macros, which nvcc defines in
+        # neither pass: code under `#if defined(__PTX__)` (HeCBench's FlashInfer math.cuh) is
+        # not what nvcc compiles, nor what g++ sees of the code kept as written.
+        "-U__PTX__", "-U__NVPTX__",
         f"-std={options.std or 'c++17'}",
         "-isystem", str(FRONT_INCLUDE_DIR),
         "-isystem", str(MOCCUDA_INCLUDE_DIR),

@@ -144,7 +144,7 @@ def test_unsupported_construct_exit_1_and_no_output(tmp_path):
     cu.write_text("__global__ void k(int *a) {\n  asm(\"nop\"); a[0] = 1;\n}\nint main() { return 0; }\n")
     done = cuda2cpu(cu, "-o", tmp_path / "bad")
     assert done.returncode == 1
-    assert f"{cu}:2:3: error: inline assembly in device code is not supported" in done.stderr
+    assert f"{cu}:2:8: error: the PTX instruction 'nop' in inline assembly is not supported" in done.stderr
     assert "Traceback" not in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.cu"]
 

@@ -133,7 +133,7 @@ def test_user_variable_named_like_a_loop_index(tmp_path):
     ("int b[2] = {1, 2}; auto f = [=] { return b[0]; }; a[0] = f();", "captures the array 'b' by value"),
     ("int v = 1; auto f = [&v] { return v; }; { int v = 2; a[v] = f(); }", "captures 'v' by reference where another"),
     ("int v = 1; auto f = [w = v] { return w; }; a[0] = f();", "the capture 'w = v' of a lambda"),
-    ("asm(\"nop\"); a[0] = 1;", "inline assembly in device code is not supported"),
+    ("asm(\"nop\"); a[0] = 1;", "the PTX instruction 'nop' in inline assembly is not supported"),
     ("if (threadIdx.x) { __syncthreads(); }", "depends on threadIdx"),
 ])
 def test_unsupported_constructs_are_located_errors(tmp_path, body, what):

@@ -119,18 +119,18 @@ def test_launches_inside_a_macro_argument(tmp_path):
 
 
 UNTRANSLATABLE = """\
-__device__ unsigned lane() { unsigned r; asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
-__device__ __forceinline__ unsigned unused_inline() { unsigned r; asm("mov.u32 %0, 1;" : "=r"(r)); return r; }
-__device__ unsigned unused_plain() { unsigned r; asm("mov.u32 %0, 2;" : "=r"(r)); return r; }
+__device__ unsigned sm() { unsigned r; asm volatile("mov.u32 %0, %%nsmid;" : "=r"(r)); return r; }
+__device__ __forceinline__ unsigned unused_inline() { asm("brkpt;"); return 1; }
+__device__ unsigned unused_plain() { asm("exit;"); return 2; }
 __host__ __device__ int either(int v) { return v + 1; }
-__global__ void uses_lane(unsigned *a) { a[threadIdx.x] = lane() + either(1); }
+__global__ void uses_sm(unsigned *a) { a[threadIdx.x] = sm() + either(1); }
 __global__ void counts(int *a) { static int calls = 0; a[0] = ++calls; }
 int main() { return 0; }
 """
 
 
-@covers("Device code", "asm() in a __device__ helper (not only in a kernel)", status="not supported",
-        note="located error; every untranslatable construct of the file is reported")
+@covers("Inline PTX", "an instruction outside the translated subset, in a kernel or __device__ helper",
+        status="not supported", note="located error at the instruction, naming it; every one of the file is reported")
 def test_every_untranslatable_construct_is_reported_where_it_stands(tmp_path):
     cu = tmp_path / "bad.cu"
     cu.write_text(UNTRANSLATABLE)
@@ -139,9 +139,100 @@ def test_every_untranslatable_construct_is_reported_where_it_stands(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     # The helper a kernel calls, the helper g++ would emit anyway, and the kernel's static local;
     # not the inline helper nobody calls (never emitted, as under nvcc's host compiler).
-    assert [e.split(": error: ")[0] for e in errors] == [f"{cu}:1:42", f"{cu}:3:50", f"{cu}:6:45"], done.stderr
-    assert "inline assembly in device code is not supported" in errors[0]
+    assert [e.split(": error: ")[0] for e in errors] == [f"{cu}:1:54", f"{cu}:3:43", f"{cu}:6:45"], done.stderr
+    assert "the PTX instruction 'mov.u32' in inline assembly is not supported: the special register %nsmid" \
+        in errors[0], errors[0]
+    assert "the PTX instruction 'exit' in inline assembly is not supported" in errors[1], errors[1]
     assert "__popc" in done.stderr  # what to do instead
+
+
+@covers("Inline PTX", "add, sub (.s/.u 32, .f32 with .ftz/.sat, .f64); mul.lo/.hi/.wide; mad.lo; fma.rn; div; rem",
+        "abs, neg, min, max (integer, .f32 with .ftz: a NaN operand gives the other)", "copysign",
+        "shl, shr (a count of the width or more shifts every bit out)", "bfe, bfi, prmt, lop3, popc, clz, brev, bfind",
+        "and, or, not, cnot; selp; setp with a pair of results, ordered and unordered comparisons",
+        "@p and @!p guards",
+        "cvt: .rzi/.rni to integers (NaN 0, saturated), .sat and narrowing between integers, int to float, "
+        "f32 to f16, f32 to f64",
+        "mov: registers, immediates (0f bits), {a, b} packing and unpacking", "{ } scopes with .reg declarations",
+        "operands: =r, +r, a tied \"0\", n, h, l, f, d, %[name]",
+        "special registers %laneid, %tid, %ntid, %ctaid, %lanemask_lt")
+@covers("Inline PTX", "ex2/lg2/rcp/rsqrt/sqrt/tanh .approx (f32)", "ex2.approx.f16x2, tanh.approx.f16",
+        status="partial", note="approximate instructions give the correctly rounded value (as __expf does)")
+def test_inline_ptx_instructions(tmp_path):
+    _passes(tmp_path, "inline_ptx_instructions.cu")
+
+
+@covers("Inline PTX", "asm in __device__ helpers (overloaded, templates with \"n\" operands, reading %laneid/%warpid)",
+        "st.global through an \"l\" operand", "\"memory\" clobber (a compiler barrier)")
+@covers("Device code", "h2exp2, h2tanh_approx, htanh_approx (cuda_fp16.h)")
+@covers("Source files", "#if defined(__PTX__) / __NVPTX__ (nvcc defines neither)")
+def test_inline_ptx_in_device_helpers(tmp_path):
+    _passes(tmp_path, "inline_ptx_device_helpers.cu")
+
+
+@covers("Inline PTX", "shfl.sync (.bfly/.down/.up/.idx, segment widths from c) in a reduction",
+        "vote.sync.ballot, activemask, redux.sync, match.any.sync", note="warp collectives of the IR, as __shfl_xor_sync")
+@covers("Inline PTX", "bar.sync 0 (as __syncthreads())")
+@pytest.mark.parametrize("lowering", ["auto", "fallback"])
+def test_inline_ptx_warp_collectives(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "inline_ptx_warp_reduce.cu", tmp_path, TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("Inline PTX", "cp.async (.ca/.cg, 4/8/16 bytes, src-size zero fill, @p form) with commit_group/wait_group",
+        note="the copy is made at once: waiting for its group waits for nothing")
+@covers("Inline PTX", "ld/st .shared through cvta.to.shared and __cvta_generic_to_shared addresses",
+        note="a 32-bit window address that maps back to the pointer (cuda2cpu_ptx.h)")
+@covers("Inline PTX", "ld.acquire, st.release, ld/st.volatile vectors (.v2/.v4)",
+        note=".volatile is relaxed at system scope, as PTX defines it")
+@covers("Inline PTX", "atom.add/.cas, red.max")
+@pytest.mark.parametrize("lowering", ["auto", "fallback"])
+def test_inline_ptx_memory(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "inline_ptx_memory.cu", tmp_path, TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+#: What stays a located error, by kind: a template using it, and what the message names.
+PTX_NOT_TRANSLATED = {
+    "branches and labels (bra)": ('asm("bra.uni DONE;");', "'bra.uni'"),
+    "matrix instructions (mma, wmma, ldmatrix)": ('asm("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : '
+                                                  '"=r"(a[0]) : "r"(0u));', "'ldmatrix.sync.aligned.m8n8.x1.shared.b16'"),
+    "mbarrier and cp.async.bulk": ('asm("cp.async.bulk.shared::cluster.global [%0], [%1], 16;" :: "r"(0u), "l"(a));',
+                                   "'cp.async.bulk.shared::cluster.global'"),
+    "carry chains (add.cc, addc)": ('asm("add.cc.u32 %0, %0, 1;" : "+r"(a[0]));', "carry chains"),
+    "directed rounding (.rz/.rm/.rp) of floating-point arithmetic": (
+        'asm("add.rz.f32 %0, %0, 1.0;" : "+f"(f));', "the rounding .rz"),
+    "shfl and vote without .sync": ('asm("shfl.bfly.b32 %0, %0, 1, 0x1f;" : "+r"(a[0]));', "without .sync"),
+    "bar.sync with a thread count": ('asm("bar.sync 1, 64;");', "a thread count"),
+    "special registers other than the thread's and block's indices, lane masks and clocks": (
+        'asm("mov.u32 %0, %%smid;" : "=r"(a[0]));', "the special register %smid"),
+}
+
+
+@covers("Inline PTX", *PTX_NOT_TRANSLATED, status="not supported", note="located error naming the instruction")
+@pytest.mark.parametrize("kind", sorted(PTX_NOT_TRANSLATED))
+def test_ptx_outside_the_subset_is_a_located_error(tmp_path, kind):
+    statement, named = PTX_NOT_TRANSLATED[kind]
+    cu, built = _build(tmp_path, f"__global__ void k(unsigned *a) {{\n  float f = 0;\n  {statement}\n  a[1] = f;\n}}\n"
+                                 "int main() { return 0; }\n")
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert f"{cu}:3:" in built.stderr and "in inline assembly is not supported" in built.stderr \
+        and named in built.stderr, built.stderr
+
+
+def test_every_unsupported_instruction_of_a_function_is_reported(tmp_path):
+    cu, built = _build(tmp_path, "__global__ void k(float *a) {\n"
+                       "  asm(\"mbarrier.init.shared.b64 [%0], 1;\\n\\tadd.f32 %1, %1, 1.0;\\n\\tbra DONE;\" "
+                       ":: \"r\"(0), \"f\"(a[0]));\n"
+                       "  asm(\"cvt.rz.f32.f64 %0, %1;\" : \"=f\"(a[1]) : \"d\"(1.0));\n"
+                       "  asm(\"add.f32 %0, %0, 1.0;\" : \"+f\"(a[2]));\n}\nint main() { return 0; }\n")
+    errors = [line for line in built.stderr.splitlines() if ": error: " in line]
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert errors == [
+        f"{cu}:2:8: error: the PTX instruction 'mbarrier.init.shared.b64' in inline assembly is not supported",
+        f"{cu}:2:69: error: the PTX instruction 'bra' in inline assembly is not supported",
+        f"{cu}:3:8: error: the PTX instruction 'cvt.rz.f32.f64' in inline assembly is not supported: the rounding "
+        ".rz (round to nearest is translated)"], built.stderr
 
 
 @covers("Kernels and memory", "<<< >>> launch through a function pointer (variable, typedef, using, member)")
@@ -748,18 +839,24 @@ def test_device_code_selected_at_namespace_scope(tmp_path):
     _passes(tmp_path, "cuda_arch_at_namespace_scope.cu")
 
 
-@covers("Device code", "__cvta_generic_to_shared and the other PTX state-space conversions", status="not supported",
-        note="located error")
-def test_async_copy_intrinsics_left_by_the_device_view_are_located_errors(tmp_path):
+@covers("Device code", "__cvta_generic_to_shared and the other PTX state-space conversions",
+        note="a 32-bit window address that maps back to the pointer (cuda2cpu_ptx.h)")
+def test_async_copy_path_chosen_by_the_device_view(tmp_path):
     # An sm_80 path kept where the device view cannot drop it (host code uses the macro too):
-    # the intrinsic is named at its use, not passed on to g++.
-    cu, built = _build(tmp_path, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800\n#define ASYNC 1\n#endif\n"
-                       "__device__ unsigned at(int *s) {\n#ifdef ASYNC\n  return __cvta_generic_to_shared(s);\n"
-                       "#else\n  return 0;\n#endif\n}\n__global__ void k(unsigned *o) { __shared__ int s[1]; *o = at(s); }\n"
-                       "int main() {\n#ifdef ASYNC\n  return 0;\n#endif\n}\n")
-    assert built.returncode == 1 and f"{cu}:6:10: error: '__cvta_generic_to_shared' is unavailable: " \
-        "__cvta_generic_to_shared (an address in a PTX state space, for inline PTX) is not supported" \
-        in built.stderr and "Traceback" not in built.stderr, built.stderr
+    # the shared address and the cp.async that uses it are translated.
+    cu, built = _build(tmp_path, "#include <cstdio>\n#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800\n#define ASYNC 1\n"
+                       "#endif\n__device__ unsigned at(int *s) {\n#ifdef ASYNC\n  return __cvta_generic_to_shared(s);\n"
+                       "#else\n  return 0;\n#endif\n}\n__global__ void k(const int *in, int *o) {\n"
+                       "  __shared__ int s[64];\n  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: "
+                       "\"r\"(at(&s[threadIdx.x])), \"l\"(in + threadIdx.x));\n  asm volatile(\"cp.async.wait_all;\");\n"
+                       "  __syncthreads();\n  o[threadIdx.x] = s[63 - threadIdx.x];\n}\n"
+                       "int main() {\n  int *in, *o;\n  cudaMallocManaged(&in, 256);\n  cudaMallocManaged(&o, 256);\n"
+                       "  for (int i = 0; i < 64; ++i) in[i] = i * i;\n  k<<<1, 64>>>(in, o);\n  cudaDeviceSynchronize();\n"
+                       "  for (int i = 0; i < 64; ++i) if (o[i] != (63 - i) * (63 - i)) { printf(\"FAIL\\n\"); return 1; }\n"
+                       "#ifdef ASYNC\n  printf(\"PASS\\n\");\n#endif\n  return 0;\n}\n")
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
 
 
 def test_cuda_arch_follows_the_gpu_target(tmp_path):

@@ -23,9 +23,9 @@ from pathlib import Path
 import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
-from cuda_front import clang_ext, launch_sites, members
+from cuda_front import clang_ext, inline_ptx, launch_sites, members
 from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, default_argument,
-                                inline_assembly_error, is_builtin_decl, is_namespace_shared, location,
+                                is_builtin_decl, is_namespace_shared, location,
                                 specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from cuda_front.standard_math import device_math_function
@@ -154,6 +154,8 @@ def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str]]:
             builtins.add(n.spelling)
         elif n.kind == K.CALL_EXPR and n.spelling == ASSERT_FAIL and device_only:
             builtins |= {"blockIdx", "threadIdx"}  # CUDA's device assert names the block and thread
+        elif n.kind == K.ASM_STMT and device_only:
+            builtins |= inline_ptx.builtins_read(n)  # special registers: %laneid, %tid.x, ...
         elif n.kind == K.CALL_EXPR:
             calls.add(n.spelling)
     return builtins, calls
@@ -391,25 +393,27 @@ def _each_converted(cursors, convert, errors: list[Diagnostic]) -> list:
     return converted
 
 
-def inline_assembly_in_device_functions(scan: UnitScan) -> list[Diagnostic]:
-    """A located error for each ``asm`` statement in a ``__device__`` function (one that is not
-    also ``__host__``) that a kernel calls, directly or not, or that g++ would emit anyway (not
-    inline, not a template).  Such functions are otherwise kept as written, and the PTX would
-    reach the host assembler; an unused inline helper is never emitted, so it is left alone."""
-    called = {n.spelling for k in scan.kernels for n in k.walk_preorder() if n.kind == K.CALL_EXPR}
+def inline_assembly_functions(scan: UnitScan) -> set[str]:
+    """The ``__device__`` functions (not also ``__host__``) with inline assembly that g++ would
+    see: called by a kernel or by code kept as written (a member function, a functor), directly
+    or not, or emitted anyway (not inline, not a template).  They are translated, so that their
+    PTX becomes C++ (``cuda_front/inline_ptx.py``); an unused inline helper is never emitted,
+    and is left as written."""
+    roots = [*scan.kernels, *scan.others]
+    called = {_callee_name(n) for root in roots for n in root.walk_preorder() if n.kind == K.CALL_EXPR}
     reachable: set[str] = set()
     while called - reachable:
         name = (called - reachable).pop()
         reachable.add(name)
         for fn in scan.device_functions.get(name, []):
-            called |= {n.spelling for n in fn.walk_preorder() if n.kind == K.CALL_EXPR}
-    found = []
+            called |= {_callee_name(n) for n in fn.walk_preorder() if n.kind == K.CALL_EXPR}
+    found = set()
     for name, overloads in scan.device_functions.items():
         for fn in overloads:
             if K.CUDAHOST_ATTR in _attrs(fn) or (name not in reachable and _never_emitted_unused(fn)):
                 continue
-            found.extend(inline_assembly_error(location(n)) for n in fn.walk_preorder()
-                         if n.kind in (K.ASM_STMT, K.MS_ASM_STMT))
+            if inline_ptx.asm_statements(fn):
+                found.add(name)
     return found
 
 
@@ -541,6 +545,8 @@ def _synchronizes_as_written(function: ci.Cursor) -> bool:
         if n.kind == K.CALL_EXPR and (n.spelling in BARRIER_FUNCTIONS or n.spelling in WARP_INTRINSICS
                                       or n.spelling in BLOCK_COLLECTIVES):
             return True
+        if n.kind == K.ASM_STMT and inline_ptx.synchronizes(n):
+            return True  # shfl.sync, vote.sync, bar.sync, ... in inline PTX
         if n.kind in (K.CALL_EXPR, K.DECL_REF_EXPR, K.PARM_DECL, K.VAR_DECL) and \
                 "cooperative_groups::" in n.type.get_canonical().spelling:
             return True
@@ -597,6 +603,7 @@ def _overloaded_with_barriers(scan: UnitScan) -> set[str]:
     return {name for name, overloads in scan.device_functions.items() if len(overloads) > 1
             and any(uses_block_storage(c) or any(n.spelling in synchronizing for n in c.walk_preorder()
                                                   if n.kind in (K.CALL_EXPR, K.OVERLOADED_DECL_REF))
+                    or any(map(inline_ptx.synchronizes, inline_ptx.asm_statements(c)))
                     for c in overloads)}
 
 
@@ -1135,7 +1142,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     converter = Converter()
     converter.overloaded_device_functions = {name: {c.get_usr() for c in overloads}
                                              for name, overloads in scan.device_functions.items() if len(overloads) > 1}
-    errors = inline_assembly_in_device_functions(scan)
+    errors: list[Diagnostic] = []
     kernels = tuple(_each_converted(scan.kernels, converter.kernel, errors))
     unreadable: dict[str, CompileError] = {}
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
@@ -1149,6 +1156,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
         needs.setdefault(name, ())  # translated (no builtin parameters) for the GPU's shifts
     for name in device_clock_functions(scan, bodies):
         needs.setdefault(name, ())  # translated (no builtin parameters) for the device's clock()
+    for name in inline_assembly_functions(scan):
+        needs.setdefault(name, ())  # translated: their inline PTX becomes C++
     # Functions that synchronize or use __shared__ variables are inlined into the kernels (pass
     # inline-device), not emitted.
     block_storage = {name for name, overloads in scan.device_functions.items() if any(map(uses_block_storage, overloads))}
@@ -1161,7 +1170,12 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     lambdas = converter.lambda_functions
     kernel_names = {c.spelling for c in scan.kernels}
     inlined_lambdas = {name for name, owner in converter.lambda_owners.items() if owner in kernel_names or owner in needs}
-    inlined = synchronizing_functions({**bodies, **lambdas}, block_storage | inlined_lambdas | _overloaded_with_barriers(scan),
+    # A member function with inline assembly is inlined too (kept as written, its PTX would reach
+    # g++'s assembler), and so are the functions that call it.
+    asm_members = {key for key, definitions in member_fns.definitions.items()
+                   if any(map(inline_ptx.asm_statements, definitions))}
+    inlined = synchronizing_functions({**bodies, **lambdas},
+                                      block_storage | inlined_lambdas | _overloaded_with_barriers(scan) | asm_members,
                                       member_fns.bodies, overload_bodies)
     inlined |= _unreadable_synchronizing_members(member_fns, inlined)
     member_edits, member_errors = inlined_member_edits(member_fns, inlined)

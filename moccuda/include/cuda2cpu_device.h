@@ -50,6 +50,7 @@ extern "C" int omp_get_thread_num(void);
 #include "cuda2cpu_simd.h"
 #include "cuda2cpu_atomic.h"
 #include "cuda2cpu_warp.h"
+#include "cuda2cpu_ptx.h"
 
 #ifdef __CUDA2CPU_PARSE__
 extern const __device__ uint3 threadIdx;

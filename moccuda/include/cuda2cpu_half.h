@@ -162,6 +162,9 @@ typedef __nv_bfloat162 nv_bfloat162;
     MOCCUDA_HD T hceil(T a) { return T(ceilf((float)a)); }                                          \
     MOCCUDA_HD T htrunc(T a) { return T(truncf((float)a)); }                                        \
     MOCCUDA_HD T hrint(T a) { return T(nearbyintf((float)a)); }                                     \
+    MOCCUDA_HD T htanh(T a) { return T(tanhf((float)a)); }                                          \
+    /* the _approx forms: the correctly rounded value, which is within their error bound */        \
+    MOCCUDA_HD T htanh_approx(T a) { return htanh(a); }                                             \
     MOCCUDA_HD T2 __hadd2(T2 a, T2 b) { return a + b; }                                             \
     MOCCUDA_HD T2 __hsub2(T2 a, T2 b) { return a - b; }                                             \
     MOCCUDA_HD T2 __hmul2(T2 a, T2 b) { return a * b; }                                             \
@@ -209,6 +212,13 @@ typedef __nv_bfloat162 nv_bfloat162;
     MOCCUDA_HD T2 h2rsqrt(T2 a) { return T2(hrsqrt(a.x), hrsqrt(a.y)); }                            \
     MOCCUDA_HD T2 h2rcp(T2 a) { return T2(hrcp(a.x), hrcp(a.y)); }                                  \
     MOCCUDA_HD T2 h2exp(T2 a) { return T2(hexp(a.x), hexp(a.y)); }                                  \
+    MOCCUDA_HD T2 h2exp2(T2 a) { return T2(hexp2(a.x), hexp2(a.y)); }                               \
+    MOCCUDA_HD T2 h2exp10(T2 a) { return T2(hexp10(a.x), hexp10(a.y)); }                            \
+    MOCCUDA_HD T2 h2log2(T2 a) { return T2(hlog2(a.x), hlog2(a.y)); }                               \
+    MOCCUDA_HD T2 h2log10(T2 a) { return T2(hlog10(a.x), hlog10(a.y)); }                            \
+    MOCCUDA_HD T2 h2rint(T2 a) { return T2(hrint(a.x), hrint(a.y)); }                               \
+    MOCCUDA_HD T2 h2tanh(T2 a) { return T2(htanh(a.x), htanh(a.y)); }                               \
+    MOCCUDA_HD T2 h2tanh_approx(T2 a) { return h2tanh(a); }                                         \
     MOCCUDA_HD T2 h2log(T2 a) { return T2(hlog(a.x), hlog(a.y)); }                                  \
     MOCCUDA_HD T2 h2sin(T2 a) { return T2(hsin(a.x), hsin(a.y)); }                                  \
     MOCCUDA_HD T2 h2cos(T2 a) { return T2(hcos(a.x), hcos(a.y)); }                                  \

@@ -266,23 +266,6 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const struct cudaKerne
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const struct cudaKernelNodeParams *)
     MOCCUDA_NO_KERNEL_NODES("cudaGraphExecKernelNodeSetParams");
 #undef MOCCUDA_NO_KERNEL_NODES
-/* Addresses in a PTX state space (a shared-memory window's 32-bit offsets are the operands of
- * cp.async, ldmatrix and other inline PTX): a CPU's shared memory is ordinary memory with 64-bit
- * addresses, so there is no faithful conversion.  A use is a located error; device code that
- * chooses them by __CUDA_ARCH__ reads as the device pass for the -arch given reads it. */
-#define MOCCUDA_NO_STATE_SPACES(WHAT)                                                                  \
-    __attribute__((unavailable(WHAT " (an address in a PTX state space, for inline PTX) is not supported by " \
-                               "cuda2cpu: the device code for this -arch selects it; a lower -arch may "     \
-                               "select code without it")))
-__device__ size_t __cvta_generic_to_shared(const void *) MOCCUDA_NO_STATE_SPACES("__cvta_generic_to_shared");
-__device__ size_t __cvta_generic_to_global(const void *) MOCCUDA_NO_STATE_SPACES("__cvta_generic_to_global");
-__device__ size_t __cvta_generic_to_constant(const void *) MOCCUDA_NO_STATE_SPACES("__cvta_generic_to_constant");
-__device__ size_t __cvta_generic_to_local(const void *) MOCCUDA_NO_STATE_SPACES("__cvta_generic_to_local");
-__device__ void *__cvta_shared_to_generic(size_t) MOCCUDA_NO_STATE_SPACES("__cvta_shared_to_generic");
-__device__ void *__cvta_global_to_generic(size_t) MOCCUDA_NO_STATE_SPACES("__cvta_global_to_generic");
-__device__ void *__cvta_constant_to_generic(size_t) MOCCUDA_NO_STATE_SPACES("__cvta_constant_to_generic");
-__device__ void *__cvta_local_to_generic(size_t) MOCCUDA_NO_STATE_SPACES("__cvta_local_to_generic");
-#undef MOCCUDA_NO_STATE_SPACES
 #endif
 
 #ifdef __cplusplus
