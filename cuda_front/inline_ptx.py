@@ -639,6 +639,8 @@ class Translation:
             if size * 8 != t.bits:
                 raise self.operand_error(operand, f"a {size}-byte value in a \"{operand.constraint}\" operand")
             return ir.Call(f"moccuda::__ptx_bits<{t.cpp}>", (value,), loc=loc)
+        if kind == "dependent":  # a template parameter's type: the same rules, when g++ knows it
+            return ir.Call(f"moccuda::__ptx_register<{t.cpp}>", (value,), loc=loc)
         return ir.Cast(t.cpp, value, "static", loc=loc)
 
     def write_back(self) -> None:

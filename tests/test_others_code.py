@@ -163,6 +163,7 @@ def test_inline_ptx_instructions(tmp_path):
 
 
 @covers("Inline PTX", "asm in __device__ helpers (overloaded, templates with \"n\" operands, reading %laneid/%warpid)",
+        "an operand of a template parameter's type (a float's bits, an integer's value)",
         "st.global through an \"l\" operand", "\"memory\" clobber (a compiler barrier)")
 @covers("Device code", "h2exp2, h2tanh_approx, htanh_approx (cuda_fp16.h)")
 @covers("Source files", "#if defined(__PTX__) / __NVPTX__ (nvcc defines neither)")

@@ -108,6 +108,34 @@ MOCCUDA_PTX To __ptx_bits(From v)
 }
 
 namespace detail {
+/* A C++ value bound to a register of type R: converted as a value where both are arithmetic (or
+ * the value is an integer or enumeration), a pointer as its address, anything else as its bits. */
+template <int K>
+struct ptx_binding {};
+template <class R, class T>
+MOCCUDA_PTX R ptx_register(T v, ptx_binding<0> /* a value */) { return static_cast<R>(v); }
+template <class R, class T>
+MOCCUDA_PTX R ptx_register(T v, ptx_binding<1> /* a pointer */) { return reinterpret_cast<R>(v); }
+template <class R, class T>
+MOCCUDA_PTX R ptx_register(const T &v, ptx_binding<2> /* bits */) { return __ptx_bits<R>(v); }
+template <class R, class T>
+struct ptx_binding_of {
+    enum {
+        value = std::is_integral<T>::value || std::is_enum<T>::value ||
+                        (std::is_floating_point<T>::value && std::is_floating_point<R>::value) ? 0
+                : std::is_pointer<T>::value ? 1 : 2
+    };
+};
+}  // namespace detail
+
+/* The register an operand of a type cuda2cpu did not know (a template parameter) is bound to. */
+template <class R, class T>
+MOCCUDA_PTX R __ptx_register(T v)
+{
+    return detail::ptx_register<R>(v, detail::ptx_binding<detail::ptx_binding_of<R, T>::value>());
+}
+
+namespace detail {
 /* Integer arithmetic of T's width, wrapping: in an unsigned type at least as wide as int (a
  * product of two unsigned shorts would overflow int). */
 template <class T>

@@ -50,6 +50,14 @@ __device__ void store_twice(unsigned *p, unsigned v) {
   asm volatile("{ .reg .u32 t; shl.b32 t, %1, 1; st.global.u32 [%0], t; }" :: "l"(p), "r"(v) : "memory");
 }
 
+// An operand whose type is a template parameter: a float's bits, an integer's value.
+template <typename T>
+__device__ unsigned register_bits(T v) {
+  unsigned r;
+  asm("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
+  return r;
+}
+
 __device__ unsigned packed_field(unsigned v) { return field<4, 8>(v) | (field<20, 4>(v) << 8); }
 
 __global__ void helpers(float *f, unsigned short *h, unsigned *u, int n) {
@@ -58,7 +66,7 @@ __global__ void helpers(float *f, unsigned short *h, unsigned *u, int n) {
   float x = (i - n / 2) * 0.125f;
   f[i] = ptx_exp2(x);
   h[i] = __half_as_ushort(ptx_exp2(__float2half(x * 0.25f)));
-  u[3 * i] = packed_field(0x9e3779b9u * (unsigned)i);
+  u[3 * i] = packed_field(0x9e3779b9u * (unsigned)i) ^ register_bits(x) ^ register_bits((short)-i);
   u[3 * i + 1] = lane_and_warp();
   store_twice(&u[3 * i + 2], (unsigned)i);
   half2 pair = exp2_pair(__floats2half2_rn(x * 0.5f, -x * 0.5f));
@@ -90,7 +98,10 @@ int main() {
     unsigned short want_h = half_bits(exp2f(__half2float(__float2half(x * 0.25f))));
     unsigned short want_pair[2] = {half_bits(exp2f(__half2float(__float2half(x * 0.5f)))),
                                    half_bits(tanhf(__half2float(__float2half(exp2f(__half2float(__float2half(-x * 0.5f)))))))};
-    unsigned want[3] = {((v >> 4) & 0xff) | (((v >> 20) & 0xf) << 8), t / 32 * 100 + t % 32, 2u * i};
+    unsigned x_bits;
+    memcpy(&x_bits, &x, 4);
+    unsigned want[3] = {(((v >> 4) & 0xff) | (((v >> 20) & 0xf) << 8)) ^ x_bits ^ (unsigned)(-i),
+                        t / 32 * 100 + t % 32, 2u * i};
     if (f[i] != exp2f(x) || h[i] != want_h || u[3 * i] != want[0] || u[3 * i + 1] != want[1] ||
         u[3 * i + 2] != want[2] || h[n + 2 * i] != want_pair[0] || h[n + 2 * i + 1] != want_pair[1]) {
       if (failures++ < 10)
