@@ -130,8 +130,8 @@ def _plain_type(type_: str) -> str:
 
 def _argument_type(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> str | None:
     """The type of the argument ``e`` (without a reference, an array as the pointer it decays to),
-    when the IR tells it exactly: a variable, an element of a pointer or array variable, a cast;
-    else None."""
+    when the IR tells it exactly: a variable, an element of a pointer or array variable, a cast,
+    pointer arithmetic on one of these (``smem + offset``); else None."""
     if isinstance(e, ir.Name) and e.sym in symbols:
         type_ = symbols[e.sym].type.strip().rstrip("&").strip()
         if "(" in type_:
@@ -150,7 +150,21 @@ def _argument_type(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> str | None:
     if isinstance(e, ir.Index) and isinstance(e.base, ir.Name) and e.base.sym in symbols:
         base = _argument_type(e.base, symbols)
         return base[:-1].strip() if base is not None and base.endswith("*") else None
+    if isinstance(e, ir.Binary) and e.op in ("+", "-"):
+        # pointer + integer (either way round), pointer - integer: the pointer's type
+        left, right = _argument_type(e.lhs, symbols), _argument_type(e.rhs, symbols)
+        if left is not None and left.endswith("*") and (e.op == "+" or _is_integer_operand(e.rhs, right)):
+            return left if right is None or not right.endswith("*") else None
+        if e.op == "+" and right is not None and right.endswith("*") and (left is None or not left.endswith("*")):
+            return right
     return None
+
+
+def _is_integer_operand(e: ir.Expr, type_: str | None) -> bool:
+    """Whether the IR tells that ``e`` is no pointer: an integer literal, or a known non-pointer type."""
+    if isinstance(e, ir.Literal):
+        return e.text.rstrip("uUlL").isdigit()
+    return type_ is not None and not type_.endswith("*") and "[" not in type_
 
 
 _QUALIFIERS = re.compile(r"\b(const|volatile|__restrict__|__restrict)\b")
@@ -329,12 +343,14 @@ def substitute(fn: ir.DeviceFunction, params: list[str], args: list[str]) -> ir.
                    body=ir.transform(fn.body, rewrite), template="")
 
 
-def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbol]) -> ir.DeviceFunction:
+def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbol],
+               args: tuple[ir.Expr, ...] | None = None) -> ir.DeviceFunction:
     """A function template as the call instantiates it, for inlining: the template arguments the
     call writes (``warp_sum<float>(v)``), or those deduced from arguments whose type the IR knows
     exactly (a variable ``v`` declared ``float``), replace the parameters in every type spelling,
     and a non-type parameter's uses become its value.  Otherwise the call is a located error
-    asking for the arguments."""
+    asking for the arguments.  ``args``: the call's arguments for the function's parameters
+    (without the builtin vectors passed first), where known."""
     params = _header_params(fn.template)
     names = [_param_name(p) for p in params]
     if any("..." in p for p in params):
@@ -342,7 +358,8 @@ def specialize(fn: ir.DeviceFunction, call: ir.Call, symbols: dict[int, ir.Symbo
     written = call.func[call.func.index("<") + 1:call.func.rindex(">")] if "<" in call.func else ""
     if call.template_args:  # the arguments clang resolved the call to, deduced ones included
         written = call.template_args[1:-1]
-    args = _complete(params, _split_top_level(written), _deduce(fn.params, call.args, names, symbols))
+    deduced = _deduce(fn.params, call.args if args is None else args, names, symbols)
+    args = _complete(params, _split_top_level(written), deduced)
     if len(args) != len(names):
         raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes, with "
                           "deduced template arguments (write them: "
@@ -565,7 +582,7 @@ class Inliner:
                               "template, on arguments of dependent type, more than one takes that many arguments: "
                               "give each overload its own name)")
         if fn.template:
-            return specialize(fn, call, self.ctx.symbols)
+            return specialize(fn, call, self.ctx.symbols, self.own_arguments(call, fn))
         if "<" in call.func:
             raise unsupported(call.loc, f"inlining the function template '{call.func}', which synchronizes")
         return fn
@@ -579,6 +596,29 @@ class Inliner:
         if any(c in symbol.type for c in "&[(") or not pointer_type.rstrip().endswith("*"):
             return False
         return _without_const(pointer_type.rstrip()[:-1]) == _without_const(symbol.type)
+
+    def own_arguments(self, call: ir.Call | ir.IndirectCall, fn: ir.DeviceFunction,
+                      bound: int = 0) -> tuple[ir.Expr, ...]:
+        """The call's arguments for ``fn``'s parameters after the first ``bound`` (those of the
+        object): without the builtin vectors a function reading them gets first
+        (``ir.pass_builtins_to_calls``), and with the default arguments of the parameters the
+        call leaves out (``ir.Param.default_value``)."""
+        args = call.args
+        if isinstance(call, ir.Call) and not call.member:
+            leading = self.ctx.device_builtins.get(ir.callee_name(call.func), ())
+            if len(args) >= len(leading) and all(isinstance(a, ir.BuiltinVector) and a.var == v
+                                                 for a, v in zip(args, leading)):
+                args = args[len(leading):]
+        wanted = fn.params[bound:]
+        if len(args) > len(wanted):
+            args = args[len(args) - len(wanted):]
+        for param in wanted[len(args):]:
+            if param.default_value is None:
+                raise unsupported(call.loc, f"a call to '{fn.name}', which synchronizes, that leaves out the argument "
+                                  f"of '{param.name}' (write it: cuda2cpu cannot read its default '{param.default}')"
+                                  if param.default else f"a call to '{fn.name}' with too few arguments")
+            args += (param.default_value,)
+        return args
 
     def block_variable(self, decl: ir.VarDecl) -> tuple[str, int]:
         """The kernel's name and symbol for the ``__shared__`` declaration ``decl`` of an inlined
@@ -623,10 +663,7 @@ class Inliner:
                          body=ir.transform(fn.body, lambda n: self_value if isinstance(n, ir.Name)
                                            and n.sym == fn.params[0].sym else n))
             body = ir.as_block(fn.body)
-        args = bound_self + (call.args[len(call.args) - (len(fn.params) - len(bound_self)):]
-                             if len(call.args) + len(bound_self) >= len(fn.params) else call.args)
-        if len(args) != len(fn.params):
-            raise unsupported(call.loc, f"a call to '{fn.name}' with default arguments, which synchronizes")
+        args = bound_self + self.own_arguments(call, fn, len(bound_self))
         renamed: dict[int, tuple[str, int]] = {}
         # A reference parameter bound to an object is a pointer to it (uses read through it): a
         # reference cannot be kept per thread across a barrier, a pointer can.  One bound to a

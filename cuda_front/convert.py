@@ -205,8 +205,22 @@ class Converter:
                 raise unsupported(location(child), "an unnamed kernel parameter")
             sym = symbol_id(child)
             self.symbols[sym] = ir.Symbol(sym, name, child.type.spelling, "param", location(child))
-            params.append(ir.Param(sym, name, child.type.spelling, default_argument(child), loc=location(child)))
+            default = default_argument(child)
+            params.append(ir.Param(sym, name, child.type.spelling, default,
+                                   self.default_value(child) if default else None, loc=location(child)))
         return tuple(params)
+
+    def default_value(self, param: ci.Cursor) -> ir.Expr | None:
+        """A parameter's default argument as IR (the last expression among its children), or
+        None where the converter cannot represent it: only inlining a call that leaves the
+        argument out needs it, and says so where it does."""
+        found = [c for c in param.get_children() if c.kind.is_expression() or c.kind == K.UNEXPOSED_EXPR]
+        if not found:
+            return None
+        try:
+            return self.expr(found[-1])
+        except CompileError:
+            return None
 
     def function_body(self, cursor: ci.Cursor) -> ir.Block:
         self.local_aliases = {}

@@ -469,6 +469,9 @@ class Param(Node):
     name: str
     type: str
     default: str = ""  # the default argument as written (``= NULL``'s ``NULL``), or ""
+    #: The default argument as IR, for inlining a call that leaves it out (``tx = threadIdx.x``);
+    #: None where there is none or the converter cannot represent it.
+    default_value: Expr | None = None
 
 
 @dataclass(frozen=True)

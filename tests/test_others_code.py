@@ -241,6 +241,15 @@ def test_kernels_launched_through_function_pointers(tmp_path):
     _passes(tmp_path, "kernel_pointer_launch.cu")
 
 
+@covers("Kernels and memory", "a synchronizing function template with its first template arguments written, the rest "
+        "deduced (also from pointer arithmetic), and default arguments left out (reading threadIdx)")
+@pytest.mark.parametrize("lowering", ["auto", "fallback"])
+def test_synchronizing_calls_with_default_arguments(tmp_path, lowering):
+    _, run, _ = translate_build_run(OTHERS / "synchronizing_call_defaults.cu", tmp_path,
+                                    TranslateOptions(lowering=lowering))
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
 @covers("Atomics", "__nv_atomic_fetch_add/_fetch_or/_fetch_max", "__nv_atomic_add (float)",
         "__nv_atomic_load_n/_store_n/_exchange_n/_compare_exchange_n", "__nv_atomic_thread_fence",
         "__NV_ATOMIC_* orders and __NV_THREAD_SCOPE_* scopes")
