@@ -241,6 +241,11 @@ def test_kernels_launched_through_function_pointers(tmp_path):
     _passes(tmp_path, "kernel_pointer_launch.cu")
 
 
+@covers("Kernels and memory", "cudaLaunchKernel((void *)kernel, ...) of a variable holding a kernel (auto kernel = K<...>)")
+def test_kernel_variable_launched_through_void_pointer(tmp_path):
+    _passes(tmp_path, "kernel_variable_void_launch.cu")
+
+
 @covers("Kernels and memory", "a synchronizing function template with its first template arguments written, the rest "
         "deduced (also from pointer arithmetic), and default arguments left out (reading threadIdx)")
 @pytest.mark.parametrize("lowering", ["auto", "fallback"])

@@ -814,7 +814,10 @@ KERNEL_POINTER_CALLS = frozenset({"cudaLaunchKernel", "cudaLaunchCooperativeKern
 
 def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) -> list[tuple[str, Edit]]:
     """``cudaLaunchCooperativeKernel((void *)k, ...)`` becomes ``cudaLaunchCooperativeKernel(k, ...)``
-    when ``k`` is a kernel of this translation unit (as CUDA's samples write cooperative launches)."""
+    when ``k`` is a kernel of this translation unit (as CUDA's samples write cooperative launches),
+    or a variable initialized with one (FlashInfer's ``auto kernel = K<...>;``): MocCUDA's
+    typed overloads then launch it with its parameters' types; through ``void *`` it is a
+    host function the runtime cannot call."""
     edits = []
     casts = (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR)
     for top in (d.cursor for d in unit.top_level if d.file in scan.files):
@@ -828,7 +831,7 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
             if cast is None or cast.kind not in casts or "void" not in cast.type.spelling:
                 continue
             inner = [c for c in cast.walk_preorder() if c.kind == K.DECL_REF_EXPR]
-            if not inner or inner[0].spelling not in kernels:
+            if not inner or not _names_a_kernel(inner[0], kernels):
                 continue
             target = list(cast.get_children())[-1]
             written = _written_range(cast), _written_range(target)
@@ -837,7 +840,23 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
             (file, cast_start, cast_end), (_, start, end) = written
             text = source_text(_file_bytes(scan, file)[start:end])
             edits.append((file, Edit(cast_start, cast_end, text)))
-    return edits
+    # A launch written in a macro's argument that the macro expands twice (a dispatch switch's
+    # cases) is met once per expansion: one edit.
+    return list(dict.fromkeys(edits))
+
+
+def _names_a_kernel(ref: ci.Cursor, kernels: set[str]) -> bool:
+    """Whether ``ref`` names a kernel, or a variable whose initializer is one (its first name:
+    ``K<N, T>``, not ``pick(K)``)."""
+    if ref.spelling in kernels:
+        return True
+    decl = ref.referenced
+    init = clang_ext.var_decl_initializer(decl) if decl is not None and decl.kind == K.VAR_DECL else None
+    if init is None or init.kind == K.CALL_EXPR:
+        return False
+    named = next((c for c in init.walk_preorder() if c.kind in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.CALL_EXPR)
+                  and c.spelling), None)  # in a template, an unnamed reference wraps the template's
+    return named is not None and named.kind != K.CALL_EXPR and named.spelling in kernels
 
 
 #: Runtime calls naming a __device__ or __constant__ variable, and which argument names it.
