@@ -158,6 +158,13 @@ def _operands(ins: Instruction, count: int, optional: int = 0) -> tuple:
     return ins.operands + (None,) * (count + optional - len(ins.operands))
 
 
+def _typed(ins: Instruction, m: Modifiers, count: int) -> tuple:
+    """The type of an instruction with no other modifier, and its ``count`` operands."""
+    (t,) = m.types(1)
+    m.done()
+    return (t, *_operands(ins, count))
+
+
 def _call(func: str, *args: ir.Expr, loc) -> ir.Call:
     return ir.Call(func, tuple(args), loc=loc)
 
@@ -212,9 +219,7 @@ def _add_sub(e, ins: Instruction, m: Modifiers) -> None:
         raise PtxUnsupported(f"'{ins.name}': carry chains (.cc, addc, subc)")
     sat, ftz = m.has("sat"), m.has("ftz")
     rnd = m.rounding()
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if t.integer:
         if rnd:
             raise PtxUnsupported(f"'{ins.name}': a rounding modifier on an integer type")
@@ -246,9 +251,7 @@ def _mul(e, ins: Instruction, m: Modifiers) -> None:
     part = m.take("lo", "hi", "wide")
     sat, ftz = m.has("sat"), m.has("ftz")
     rnd = m.rounding()
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if t.integer:
         if part is None or rnd or sat or ftz:
             raise PtxUnsupported(f"'{ins.name}' (integer mul takes .lo, .hi or .wide, nothing else)")
@@ -276,9 +279,7 @@ def _mad(e, ins: Instruction, m: Modifiers) -> None:
     rnd = m.rounding()
     if m.has("cc"):
         raise PtxUnsupported(f"'{ins.name}': carry chains (.cc, madc)")
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c = _operands(ins, 4)
+    t, d, a, b, c = _typed(ins, m, 4)
     if t.integer and ins.opcode == "mad":
         if part is None or rnd or ftz or relu or sat:
             raise PtxUnsupported(f"'{ins.name}' (integer mad takes .lo, .hi or .wide, nothing else)")
@@ -326,9 +327,7 @@ def _div(e, ins: Instruction, m: Modifiers) -> None:
     approx = m.take("approx", "full")
     ftz = m.has("ftz")
     rnd = m.rounding()
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if t.integer:
         if approx or ftz or rnd:
             raise PtxUnsupported(f"'{ins.name}'")
@@ -343,9 +342,7 @@ def _div(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("rem")
 def _rem(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if not t.integer:
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(d, _ptx("rem", e.loc, e.read(a, t), e.read(b, t), targs=t.cpp), t)
@@ -354,9 +351,7 @@ def _rem(e, ins: Instruction, m: Modifiers) -> None:
 @handles("abs", "neg")
 def _abs_neg(e, ins: Instruction, m: Modifiers) -> None:
     ftz = m.has("ftz")
-    (t,) = m.types(1)
-    m.done()
-    d, a = _operands(ins, 2)
+    t, d, a = _typed(ins, m, 2)
     if t.integer and not ftz:
         e.write(d, _ptx(ins.opcode, e.loc, e.read(a, t), targs=t.cpp), t)
     elif t.kind == "f":
@@ -372,9 +367,7 @@ def _abs_neg(e, ins: Instruction, m: Modifiers) -> None:
 @handles("min", "max")
 def _min_max(e, ins: Instruction, m: Modifiers) -> None:
     ftz = m.has("ftz")
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if t.integer and not ftz:
         e.write(d, _ptx(ins.opcode, e.loc, e.read(a, t), e.read(b, t), targs=t.cpp), t)
     elif t.kind == "f":
@@ -388,9 +381,7 @@ def _min_max(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("copysign")
 def _copysign(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if t.kind != "f":
         raise PtxUnsupported(f"'{ins.name}'")
     # d takes a's sign and b's magnitude
@@ -410,9 +401,7 @@ _UNARY_FLOAT = {
 def _unary_float(e, ins: Instruction, m: Modifiers) -> None:
     approx, ftz = m.has("approx"), m.has("ftz")
     rnd = m.rounding()
-    (t,) = m.types(1)
-    m.done()
-    d, a = _operands(ins, 2)
+    t, d, a = _typed(ins, m, 2)
     f32, f64, half = _UNARY_FLOAT[ins.opcode]
     if rnd not in (None, "rn") or not (approx or rnd):
         raise PtxUnsupported(f"'{ins.name}' (the .approx forms and round to nearest are translated)")
@@ -439,9 +428,7 @@ def _unary_float(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("and", "or", "xor")
 def _logic(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if t.kind == "p":
         op = {"and": "&&", "or": "||", "xor": "!="}[ins.opcode]
         e.write(d, ir.Binary(op, e.read(a, t), e.read(b, t), loc=e.loc), t)
@@ -454,9 +441,7 @@ def _logic(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("not", "cnot")
 def _not(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a = _operands(ins, 2)
+    t, d, a = _typed(ins, m, 2)
     if t.kind == "p" and ins.opcode == "not":
         e.write(d, ir.Unary("!", e.read(a, t), loc=e.loc), t)
     elif t.integer and ins.opcode == "not":
@@ -470,9 +455,7 @@ def _not(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("shl", "shr")
 def _shift(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b = _operands(ins, 3)
+    t, d, a, b = _typed(ins, m, 3)
     if not t.integer or t.bits == 8:
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(d, _ptx(ins.opcode, e.loc, e.read(a, t), e.read(b, U32), targs=t.cpp), t)
@@ -482,9 +465,7 @@ def _shift(e, ins: Instruction, m: Modifiers) -> None:
 def _shf(e, ins: Instruction, m: Modifiers) -> None:
     direction = m.take("l", "r")
     mode = m.take("wrap", "clamp")
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c = _operands(ins, 4)
+    t, d, a, b, c = _typed(ins, m, 4)
     if direction is None or mode is None or t.ptx != "b32" and t.ptx != "u32":
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(d, _ptx("shf", e.loc, e.read(a, U32), e.read(b, U32), e.read(c, U32),
@@ -494,9 +475,7 @@ def _shf(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("bfe")
 def _bfe(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c = _operands(ins, 4)
+    t, d, a, b, c = _typed(ins, m, 4)
     if not t.integer or t.bits < 32:
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(d, _ptx("bfe", e.loc, e.read(a, t), e.read(b, U32), e.read(c, U32), targs=t.cpp), t)
@@ -504,9 +483,7 @@ def _bfe(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("bfi")
 def _bfi(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    f, a, b, c, d = _operands(ins, 5)
+    t, f, a, b, c, d = _typed(ins, m, 5)
     if not t.integer or t.bits < 32:
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(f, _ptx("bfi", e.loc, e.read(a, t), e.read(b, t), e.read(c, U32), e.read(d, U32), targs=t.cpp), t)
@@ -518,9 +495,7 @@ _PRMT_MODES = ("f4e", "b4e", "rc8", "ecl", "ecr", "rc16")
 @handles("prmt")
 def _prmt(e, ins: Instruction, m: Modifiers) -> None:
     mode = m.take(*_PRMT_MODES)
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c = _operands(ins, 4)
+    t, d, a, b, c = _typed(ins, m, 4)
     if t.bits != 32 or not t.integer:
         raise PtxUnsupported(f"'{ins.name}'")
     number = 0 if mode is None else _PRMT_MODES.index(mode) + 1
@@ -529,9 +504,7 @@ def _prmt(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("lop3")
 def _lop3(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c, lut = _operands(ins, 5)
+    t, d, a, b, c, lut = _typed(ins, m, 5)
     if t.ptx != "b32":
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(d, _ptx("lop3", e.loc, e.read(a, U32), e.read(b, U32), e.read(c, U32), e.read(lut, U32),
@@ -541,9 +514,7 @@ def _lop3(e, ins: Instruction, m: Modifiers) -> None:
 @handles("popc", "clz", "brev", "bfind")
 def _bit_count(e, ins: Instruction, m: Modifiers) -> None:
     shift_amount = m.has("shiftamt")
-    (t,) = m.types(1)
-    m.done()
-    d, a = _operands(ins, 2)
+    t, d, a = _typed(ins, m, 2)
     if not t.integer or t.bits < 32 or (shift_amount and ins.opcode != "bfind"):
         raise PtxUnsupported(f"'{ins.name}'")
     args = (e.read(a, t),) + ((_lit("true" if shift_amount else "false", e.loc),) if ins.opcode == "bfind" else ())
@@ -665,9 +636,7 @@ def _set(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("selp")
 def _selp(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c = _operands(ins, 4)
+    t, d, a, b, c = _typed(ins, m, 4)
     if t.kind == "p":
         raise PtxUnsupported(f"'{ins.name}'")
     e.write(d, ir.Conditional(e.read(c, PRED), e.read(a, t), e.read(b, t), loc=e.loc), t)
@@ -689,17 +658,20 @@ def _slct(e, ins: Instruction, m: Modifiers) -> None:
 # ---------------------------------------------------------------------------- moves, conversions
 
 
+def _pieces(ins: Instruction, t: ScalarType, count: int, what: str) -> tuple[ScalarType, ScalarType, int]:
+    """The unsigned types of a register of type ``t`` and of each of its ``count`` equal pieces
+    (``mov.b64 %0, {%1, %2}``), and the pieces' width."""
+    width = t.bits // count
+    if t.kind not in ("u", "s", "h2") or width not in (8, 16, 32) or width * count != t.bits:
+        raise PtxUnsupported(f"'{ins.name}' {what} {count} values")
+    return integer_type(t.bits, False), integer_type(width, False), width
+
+
 @handles("mov")
 def _mov(e, ins: Instruction, m: Modifiers) -> None:
-    (t,) = m.types(1)
-    m.done()
-    d, a = _operands(ins, 2)
+    t, d, a = _typed(ins, m, 2)
     if isinstance(a, Vector) and not isinstance(d, Vector):
-        width = t.bits // len(a.elements)
-        if t.kind not in ("u", "s", "h2") or width not in (8, 16, 32) or width * len(a.elements) != t.bits:
-            raise PtxUnsupported(f"'{ins.name}' packing {len(a.elements)} values into .{t.ptx}")
-        whole = integer_type(t.bits, False)
-        part = integer_type(width, False)
+        whole, part, width = _pieces(ins, t, len(a.elements), "packing")
         value = None
         for k, element in enumerate(a.elements):
             piece = ir.Cast(whole.cpp, e.read(element, part), "static", loc=e.loc)
@@ -709,11 +681,7 @@ def _mov(e, ins: Instruction, m: Modifiers) -> None:
         e.write(d, ir.Cast(whole.cpp, value, "static", loc=e.loc), whole)
         return
     if isinstance(d, Vector) and not isinstance(a, Vector):
-        width = t.bits // len(d.elements)
-        if t.kind not in ("u", "s", "h2") or width not in (8, 16, 32) or width * len(d.elements) != t.bits:
-            raise PtxUnsupported(f"'{ins.name}' unpacking .{t.ptx} into {len(d.elements)} values")
-        whole = integer_type(t.bits, False)
-        part = integer_type(width, False)
+        whole, part, width = _pieces(ins, t, len(d.elements), "unpacking into")
         source = e.temp(whole, e.read(a, whole))
         for k, element in enumerate(d.elements):
             if isinstance(element, Sink):
@@ -815,9 +783,7 @@ _STATE_SPACES = ("shared", "shared::cta", "global", "local", "const", "param", "
 def _cvta(e, ins: Instruction, m: Modifiers) -> None:
     to = m.has("to")
     space = m.take(*_STATE_SPACES)
-    (t,) = m.types(1)
-    m.done()
-    d, a = _operands(ins, 2)
+    t, d, a = _typed(ins, m, 2)
     if space is None or space in ("param", "shared::cluster") or t.ptx not in ("u32", "u64"):
         raise PtxUnsupported(f"'{ins.name}'")
     loc = e.loc
@@ -874,26 +840,39 @@ def _trailing_policy(ins: Instruction, m: Modifiers, count: int) -> tuple:
     return operands
 
 
-@handles("ld", "ldu")
-def _ld(e, ins: Instruction, m: Modifiers) -> None:
-    sem = _memory_order(m, ("volatile", "relaxed", "acquire"))
+def _vector_access(ins: Instruction, m: Modifiers, semantics: tuple[str, ...], address_first: bool):
+    """The parts of an ld or st: memory semantics, state space, the instruction's type, the C++
+    type of the memory (16-bit floats as their bits), the address and the registers (one per
+    element of a ``.v2``/``.v4`` vector; for a load, sinks among them)."""
+    sem = _memory_order(m, semantics)
     space = _space(m)
     m.cache_hints()
     count = _vector_count(m)
     (t,) = m.types(1)
     m.done()
-    dest, address = _trailing_policy(ins, m, 2)
+    first, second = _trailing_policy(ins, m, 2)
+    address, registers = (first, second) if address_first else (second, first)
     if not isinstance(address, Address) or t.kind == "p":
         raise PtxUnsupported(f"'{ins.name}'")
-    dests = dest.elements if isinstance(dest, Vector) else (dest,)
-    if len(dests) != count:
-        raise PtxUnsupported(f"'{ins.name}': {len(dests)} registers for .v{count}")
+    elements = registers.elements if isinstance(registers, Vector) else (registers,)
+    if len(elements) != count:
+        raise PtxUnsupported(f"'{ins.name}': {len(elements)} registers for .v{count}")
     memory = integer_type(t.bits, t.kind == "s") if t.kind in ("u", "s", "h", "h2") else t
+    return sem, space, t, memory, address, elements
+
+
+def _element(e, pointer: ir.Expr, k: int) -> ir.Expr:
+    return ir.Binary("+", pointer, _lit(str(k), e.loc), loc=e.loc) if k else pointer
+
+
+@handles("ld", "ldu")
+def _ld(e, ins: Instruction, m: Modifiers) -> None:
+    sem, space, t, memory, address, dests = _vector_access(ins, m, ("volatile", "relaxed", "acquire"), False)
     pointer = e.temp_pointer(memory.cpp, e.address(address, space, memory.cpp))
     for k, element in enumerate(dests):
         if isinstance(element, Sink):
             continue
-        at = ir.Binary("+", pointer, _lit(str(k), e.loc), loc=e.loc) if k else pointer
+        at = _element(e, pointer, k)
         if sem is None:
             value = ir.Unary("*", at, loc=e.loc)
         else:
@@ -903,23 +882,11 @@ def _ld(e, ins: Instruction, m: Modifiers) -> None:
 
 @handles("st")
 def _st(e, ins: Instruction, m: Modifiers) -> None:
-    sem = _memory_order(m, ("volatile", "relaxed", "release"))
-    space = _space(m)
-    m.cache_hints()
-    count = _vector_count(m)
-    (t,) = m.types(1)
-    m.done()
-    address, source = _trailing_policy(ins, m, 2)
-    if not isinstance(address, Address) or t.kind == "p":
-        raise PtxUnsupported(f"'{ins.name}'")
-    sources = source.elements if isinstance(source, Vector) else (source,)
-    if len(sources) != count:
-        raise PtxUnsupported(f"'{ins.name}': {len(sources)} values for .v{count}")
-    memory = integer_type(t.bits, t.kind == "s") if t.kind in ("u", "s", "h", "h2") else t
+    sem, space, t, memory, address, sources = _vector_access(ins, m, ("volatile", "relaxed", "release"), True)
     values = [e.read(s, t) for s in sources]
     pointer = e.temp_pointer(memory.cpp, e.address(address, space, memory.cpp))
     for k, value in enumerate(values):
-        at = ir.Binary("+", pointer, _lit(str(k), e.loc), loc=e.loc) if k else pointer
+        at = _element(e, pointer, k)
         if sem is None:
             e.emit(ir.ExprStmt(ir.Assign("=", ir.Unary("*", at, loc=e.loc), value, loc=e.loc), loc=e.loc))
         else:
@@ -1036,9 +1003,7 @@ def _shfl(e, ins: Instruction, m: Modifiers) -> None:
     if not m.has("sync"):
         raise PtxUnsupported(f"'{ins.name}': shfl without .sync (pre-Volta; use shfl.sync)")
     mode = m.take(*_SHUFFLES)
-    (t,) = m.types(1)
-    m.done()
-    d, a, b, c, mask = _operands(ins, 5)
+    t, d, a, b, c, mask = _typed(ins, m, 5)
     if mode is None or t.bits != 32:
         raise PtxUnsupported(f"'{ins.name}'")
     if isinstance(d, Pair):
@@ -1054,9 +1019,7 @@ def _vote(e, ins: Instruction, m: Modifiers) -> None:
     if not m.has("sync"):
         raise PtxUnsupported(f"'{ins.name}': vote without .sync (pre-Volta; use vote.sync)")
     mode = m.take("all", "any", "uni", "ballot")
-    (t,) = m.types(1)
-    m.done()
-    d, a, mask = _operands(ins, 3)
+    t, d, a, mask = _typed(ins, m, 3)
     if mode is None or (mode == "ballot") != (t.ptx == "b32") or (mode != "ballot" and t.kind != "p"):
         raise PtxUnsupported(f"'{ins.name}'")
     predicate = e.read(a, PRED)
@@ -1091,9 +1054,7 @@ def _match(e, ins: Instruction, m: Modifiers) -> None:
     mode = m.take("any", "all")
     if not m.has("sync"):
         raise PtxUnsupported(f"'{ins.name}'")
-    (t,) = m.types(1)
-    m.done()
-    d, a, mask = _operands(ins, 3)
+    t, d, a, mask = _typed(ins, m, 3)
     if mode is None or t.ptx not in ("b32", "b64"):
         raise PtxUnsupported(f"'{ins.name}'")
     member = e.read(mask, U32)
@@ -1122,9 +1083,7 @@ def _redux(e, ins: Instruction, m: Modifiers) -> None:
     if not m.has("sync"):
         raise PtxUnsupported(f"'{ins.name}'")
     op = m.take(*_REDUCTIONS)
-    (t,) = m.types(1)
-    m.done()
-    d, a, mask = _operands(ins, 3)
+    t, d, a, mask = _typed(ins, m, 3)
     if op is None or t.ptx not in _REDUCTIONS[op]:
         raise PtxUnsupported(f"'{ins.name}'")
     collective = ir.WarpCollective("reduce", e.read(mask, U32), e.read(a, t), None, _lit("32", e.loc), t.cpp, op,

@@ -24,8 +24,8 @@ def _build(tmp_path, source: str):
     return cu, run_cli(cu, "-o", tmp_path / "t")
 
 
-def _passes(tmp_path, name: str, *args: str) -> None:
-    _, run, _ = translate_build_run(OTHERS / name, tmp_path, args=args)
+def _passes(tmp_path, name: str, *args: str, lowering: str = "auto") -> None:
+    _, run, _ = translate_build_run(OTHERS / name, tmp_path, TranslateOptions(lowering=lowering), args=args)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
@@ -176,8 +176,7 @@ def test_inline_ptx_in_device_helpers(tmp_path):
 @covers("Inline PTX", "bar.sync 0 (as __syncthreads())")
 @pytest.mark.parametrize("lowering", ["auto", "fallback"])
 def test_inline_ptx_warp_collectives(tmp_path, lowering):
-    _, run, _ = translate_build_run(OTHERS / "inline_ptx_warp_reduce.cu", tmp_path, TranslateOptions(lowering=lowering))
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "inline_ptx_warp_reduce.cu", lowering=lowering)
 
 
 @covers("Inline PTX", "cp.async (.ca/.cg, 4/8/16 bytes, src-size zero fill, @p form) with commit_group/wait_group",
@@ -189,8 +188,7 @@ def test_inline_ptx_warp_collectives(tmp_path, lowering):
 @covers("Inline PTX", "atom.add/.cas, red.max")
 @pytest.mark.parametrize("lowering", ["auto", "fallback"])
 def test_inline_ptx_memory(tmp_path, lowering):
-    _, run, _ = translate_build_run(OTHERS / "inline_ptx_memory.cu", tmp_path, TranslateOptions(lowering=lowering))
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "inline_ptx_memory.cu", lowering=lowering)
 
 
 #: What stays a located error, by kind: a template using it, and what the message names.
@@ -250,9 +248,7 @@ def test_kernel_variable_launched_through_void_pointer(tmp_path):
         "deduced (also from pointer arithmetic), and default arguments left out (reading threadIdx)")
 @pytest.mark.parametrize("lowering", ["auto", "fallback"])
 def test_synchronizing_calls_with_default_arguments(tmp_path, lowering):
-    _, run, _ = translate_build_run(OTHERS / "synchronizing_call_defaults.cu", tmp_path,
-                                    TranslateOptions(lowering=lowering))
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "synchronizing_call_defaults.cu", lowering=lowering)
 
 
 @covers("Atomics", "__nv_atomic_fetch_add/_fetch_or/_fetch_max", "__nv_atomic_add (float)",

@@ -45,6 +45,7 @@ __device__ void *__cvta_local_to_generic(size_t);
 #include <type_traits>
 
 #include "cuda2cpu_half_bits.h"
+#include "cuda2cpu_math.h"
 
 #define MOCCUDA_PTX inline __attribute__((always_inline))
 
@@ -101,10 +102,7 @@ inline void *__ptx_window_pointer(unsigned long long window_address)
 template <class To, class From>
 MOCCUDA_PTX To __ptx_bits(From v)
 {
-    static_assert(sizeof(To) == sizeof(From), "a PTX register read as a type of another size");
-    To to;
-    __builtin_memcpy(&to, &v, sizeof to);
-    return to;
+    return detail::bit_cast<To>(v);
 }
 
 namespace detail {
@@ -406,13 +404,7 @@ MOCCUDA_PTX F __ptx_fmin(F a, F b)
 template <class F>
 MOCCUDA_PTX F __ptx_fmax(F a, F b)
 {
-    if (a != a)
-        return b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? b : a;
-    return a < b ? b : a;
+    return -__ptx_fmin(-a, -b); /* negation is exact, and keeps NaN a NaN */
 }
 /* cvt to an integer: rounded by `mode` (0 .rni, 1 .rzi, 2 .rmi, 3 .rpi), saturated to D's range;
  * NaN gives 0. */
