@@ -822,7 +822,7 @@ def kernel_pointer_edits(unit: ParsedUnit, scan: UnitScan, kernels: set[str]) ->
     casts = (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR)
     for top in (d.cursor for d in unit.top_level if d.file in scan.files):
         for call in top.walk_preorder():
-            if call.kind != K.CALL_EXPR or call.spelling not in KERNEL_POINTER_CALLS:
+            if call.kind != K.CALL_EXPR or _callee_name(call) not in KERNEL_POINTER_CALLS:
                 continue
             args = list(call.get_arguments())
             cast = args[0] if args else None
