@@ -137,8 +137,9 @@ def _lower_bounds(program: ir.Program) -> dict[str, list[str]]:
 def test_lower_sides_of_guards_fold_into_the_loop_start():
     assert _lower_bounds(translate_file(GUARDS_LOWER).program) == {
         # IN_RANGE(tx, i + 1, T - i - 2) && IN_RANGE(tx, validXmin, validXmax), the same in y,
-        # and the load's IN_RANGE(y, 0, rows - 1) && IN_RANGE(x, 0, cols - 1).
-        "halo2d": ["x<", "x<", "x<", "x>=", "x>=", "x>=", "y<", "y<", "y<", "y>=", "y>=", "y>="],
+        # and the load's IN_RANGE(y, 0, rows - 1) && IN_RANGE(x, 0, cols - 1); the copy back under
+        # `if (computed)`, the flag the first guard's threads set, folds that guard's bounds too.
+        "halo2d": ["x<"] * 5 + ["x>="] * 5 + ["y<"] * 5 + ["y>="] * 5,
         "interior": ["x<", "x>="],
         "above": ["x>="],
         "through_flag": ["x<", "x>="],
@@ -173,11 +174,13 @@ def test_gcc_vectorizes_the_loops_that_start_past_a_lower_bound(tmp_path):
     source = without_line_markers(translate_file(GUARDS_LOWER, TranslateOptions(schedule="blocks")).source)
     cpp = tmp_path / "guards_lower.cpp"
     cpp.write_text(source)
-    built = compile_cpp(cpp, tmp_path / "guards_lower", ["-fopt-info-vec-optimized"], opt="-O3")
+    built = compile_cpp(cpp, tmp_path / "guards_lower", ["-fopt-info-vec-optimized", "-fopt-info-loop-optimized"],
+                        opt="-O3")
     assert built.returncode == 0, built.stderr
     lines = source.split("\n")
-    vectorized = {int(m.group(1)) for m in re.finditer(r"guards_lower\.cpp:(\d+):\d+: optimized: loop vectorized",
-                                                       built.stderr)}
+    # A loop that only copies is a library call (memcpy) instead: as good.
+    vectorized = {int(m.group(1)) for m in re.finditer(r"guards_lower\.cpp:(\d+):\d+: optimized: (loop vectorized"
+                                                       r"|Loop \d+ distributed: split to 0 loops)", built.stderr)}
     started = [_extent(lines, i) for i, line in enumerate(lines) if line.strip().startswith("for (int tx_int = ")]
     # halo2d's staging load stays scalar for another reason: its global index `y * cols + x` goes
     # through `small * blockIdx.x`, unsigned arithmetic converted to int ("evolution of base is
@@ -185,7 +188,7 @@ def test_gcc_vectorizes_the_loops_that_start_past_a_lower_bound(tmp_path):
     started = [(first, last) for first, last in started
                if not any("= in[y * cols + x];" in line for line in lines[first - 1:last])]
     missed = [first for first, last in started if not any(first <= n <= last for n in vectorized)]
-    assert len(started) == 4 and not missed, (started, missed, built.stderr[-3000:])
+    assert len(started) == 5 and not missed, (started, missed, built.stderr[-3000:])
 
 
 GUARDS_STRIDE = PROGRAMS / "openmp" / "guards_stride.cu"

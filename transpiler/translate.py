@@ -161,13 +161,15 @@ def _direct_needs(fn: ci.Cursor) -> tuple[set[str], set[str]]:
     return builtins, calls
 
 
-def _translated_for_itself(fn: ci.Cursor, needs: dict[str, tuple[str, ...]]) -> bool:
+def _translated_for_itself(fn: ci.Cursor, needs: dict[str, tuple[str, ...]], shifting: set[str]) -> bool:
     """Does an overload of a translated ``__device__`` function need the translation itself (it
-    reads a thread index, asserts, reads the device clock or calls a function that takes the
-    indices)?  One that does not, and that the converter cannot represent, is kept as written with
-    the set's leading parameters (another overload of its name reads them), unused."""
+    reads a thread index, asserts, reads the device clock, has inline PTX, calls a function that
+    takes the indices, or its name is among ``shifting``, those whose shifts need the GPU's
+    semantics)?  One that does not, and that the converter cannot represent, is kept as written
+    with the set's leading parameters (another overload of its name reads them), unused."""
     builtins, calls = _direct_needs(fn)
-    return bool(builtins) or any(needs.get(c) for c in calls) or bool(calls & {"clock", "clock64"})
+    return (bool(builtins) or any(needs.get(c) for c in calls) or bool(calls & {"clock", "clock64"})
+            or bool(inline_ptx.asm_statements(fn)) or fn.spelling in shifting)
 
 
 def uses_block_storage(fn: ci.Cursor) -> bool:
@@ -1171,7 +1173,8 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     # warp collectives or cooperative groups: its reason (e.g. nested too deeply) is the error.
     errors.extend(d for name, e in unreadable.items() if _synchronizes_as_written(scan.device_functions[name][0])
                   for d in e.diagnostics)
-    for name in gpu_shift_functions(scan, bodies):
+    shifting = set(gpu_shift_functions(scan, bodies))
+    for name in shifting:
         needs.setdefault(name, ())  # translated (no builtin parameters) for the GPU's shifts
     for name in device_clock_functions(scan, bodies):
         needs.setdefault(name, ())  # translated (no builtin parameters) for the device's clock()
@@ -1215,7 +1218,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
                 try:
                     fn = converter.device_function(cursor)
                 except CompileError as exc:
-                    if _translated_for_itself(cursor, needs):
+                    if _translated_for_itself(cursor, needs, shifting):
                         errors.extend(exc.diagnostics)
                     else:
                         kept_overloads.add(clang_ext.identity(cursor))
