@@ -45,6 +45,8 @@ UNSUPPORTED_CALLS = {
     "__shfl_xor": "the pre-CUDA-9 shuffle __shfl_xor() without a mask (use __shfl_xor_sync)",
     "__cudaPushCallConfiguration": "a kernel launch from device code (dynamic parallelism)",
 }
+#: What clang calls for ``k<<<...>>>(...)``: in device code, a child of the launch's call.
+LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 
 _CAST_STYLES = {
     K.CSTYLE_CAST_EXPR: "c",
@@ -841,9 +843,9 @@ class Converter:
         if (self.wmma_statement_call is None or cursor != self.wmma_statement_call) \
                 and warp_front.wmma_memory_call(cursor):
             raise unsupported(loc, f"wmma::{name} inside an expression (write it as a statement of its own)")
-        if any(c.kind == K.CALL_EXPR and c.spelling == "__cudaPushCallConfiguration" for c in children):
+        if any(c.kind == K.CALL_EXPR and c.spelling == LAUNCH_CONFIGURATION for c in children):
             # k<<<...>>>(...) in device code: the configuration is a child, not an argument.
-            raise unsupported(loc, UNSUPPORTED_CALLS["__cudaPushCallConfiguration"])
+            raise unsupported(loc, UNSUPPORTED_CALLS[LAUNCH_CONFIGURATION])
         operator = None if name else _unresolved_operator(children)
         if operator is not None:
             # An operator on operands of dependent type, with overloads in scope (in templates).

@@ -30,6 +30,7 @@ from cuda_front import device_arch_view, nesting
 from cuda_front import template_keyword
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc
 from foundation.options import TranslateOptions
+from moccuda import build as moccuda_build
 
 FRONT_INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 MOCCUDA_INCLUDE_DIR = Path(__file__).resolve().parent.parent / "moccuda" / "include"
@@ -114,6 +115,9 @@ def clang_arguments(options: TranslateOptions) -> list[str]:
         f"-std={options.std or 'c++17'}",
         "-isystem", str(FRONT_INCLUDE_DIR),
         "-isystem", str(MOCCUDA_INCLUDE_DIR),
+        # Thrust, CUB, libcu++ and NVTX, searched last, and Thrust's device system: before the user's
+        # -D, so that a THRUST_DEVICE_SYSTEM of theirs wins.
+        *moccuda_build.header_library_flags(),
     ]
     for d in options.include_dirs:
         args += ["-I", d]
@@ -227,7 +231,7 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
         unsaved = [(name, texts[name]) for name in {str(path)} | {name for name, _ in changed}
                    if name != str(path) or texts[name] != written] or None
         tu = _parse(index, path, arguments, flags, unsaved)
-        errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+        errors = errors_of(tu)
         if not errors:
             break
         first_errors = first_errors or _as_errors(errors)
@@ -251,7 +255,7 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
         headers.update(views)
         unsaved = [(str(path), text)] + list(headers.items())
         tu = _parse(index, path, arguments, flags, unsaved)
-        errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+        errors = errors_of(tu)
         if errors:
             raise CompileError(_as_errors(errors))
     elif errors:
@@ -261,6 +265,22 @@ def parse_file(path: str | os.PathLike, options: TranslateOptions) -> ParsedUnit
     if any(d.option == "-Wsource-uses-openmp" for d in tu.diagnostics):
         check_openmp_pragmas(index, path, options, unsaved)
     return ParsedUnit(path, tu, text, headers)
+
+
+#: clang's check, in the host pass, of a call from a __host__ (__device__) function to a __device__
+#: one: Thrust's algorithms are __host__ __device__ and call the user's functors, which CUDA code
+#: often declares __device__ only (and lambdas __device__): on a GPU they run in device code.
+_WRONG_SIDE_CALL = re.compile(r"reference to __device__ (function|variable) .* in __host__ (__device__ )?function")
+
+
+def errors_of(tu: ci.TranslationUnit) -> list[ci.Diagnostic]:
+    """The parse's errors, without clang's host-pass check of calls from the header libraries'
+    (Thrust's) code to the user's ``__device__`` functions: the translation compiles that code as
+    host code, where every device function is a host function too (g++ sees no __device__)."""
+    libraries = moccuda_build.header_library_dirs()
+    return [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error
+            and not (_WRONG_SIDE_CALL.match(d.spelling) and d.location.file is not None
+                     and any(Path(d.location.file.name).resolve().is_relative_to(lib) for lib in libraries))]
 
 
 def _as_errors(diagnostics: list[ci.Diagnostic]) -> list[Diagnostic]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -48,6 +49,41 @@ class BuildError(RuntimeError):
 def include_dir() -> Path:
     """The directory holding ``cuda_runtime.h`` (for ``-I``)."""
     return INCLUDE_DIR
+
+
+#: NVIDIA's header-only libraries that nvcc users find in the toolkit's include directory, from
+#: their Python packages (dependencies of cuda2cpu): the package and its include directory.
+#: CCCL is Thrust, CUB and libcu++ (``cuda/std/...``); NVTX is ``nvtx3/nvToolsExt.h``.
+HEADER_LIBRARIES = {"nvidia.cuda_cccl": "nvidia-cuda-cccl-cu12", "nvidia.nvtx": "nvidia-nvtx-cu12"}
+
+#: Thrust's device system in every translation: device_vector in host memory, its algorithms as
+#: OpenMP loops (Thrust's own OpenMP backend).  Its CUDA system needs a GPU.
+THRUST_DEVICE_SYSTEM = "THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP"
+
+
+@functools.cache
+def header_library_dir(package: str) -> Path | None:
+    """The include directory of one of :data:`HEADER_LIBRARIES`, or None where it is not installed."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except ModuleNotFoundError:  # no nvidia namespace at all
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(location) / "include").is_dir():
+            return Path(location).resolve() / "include"
+    return None
+
+
+def header_library_dirs() -> list[Path]:
+    """The include directories of the installed :data:`HEADER_LIBRARIES`, searched after every other
+    directory (``-idirafter``): MocCUDA's own ``cuda/barrier`` and ``cuda/pipeline`` come first."""
+    return [d for d in map(header_library_dir, HEADER_LIBRARIES) if d is not None]
+
+
+def header_library_flags() -> list[str]:
+    """What a host compile of a translation (or of a C++ file cuda2cpu builds) needs for the header
+    libraries: their directories and Thrust's device system."""
+    return [*(arg for d in header_library_dirs() for arg in ("-idirafter", str(d))), f"-D{THRUST_DEVICE_SYSTEM}"]
 
 
 def _compiler() -> str:
@@ -217,4 +253,5 @@ def link_flags(kind: str = "static") -> list[str]:
     return [str(build(kind)), "-fopenmp", *SYSTEM_LINK_FLAGS]
 
 
-__all__ = ["BuildError", "include_dir", "library_dir", "build", "link_flags", "SYSTEM_LINK_FLAGS", "TRANSLATION_COMPILE_FLAGS"]
+__all__ = ["BuildError", "include_dir", "header_library_dir", "header_library_dirs", "header_library_flags",
+           "HEADER_LIBRARIES", "THRUST_DEVICE_SYSTEM", "library_dir", "build", "link_flags", "SYSTEM_LINK_FLAGS", "TRANSLATION_COMPILE_FLAGS"]

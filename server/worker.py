@@ -33,7 +33,7 @@ from clang.cindex import LibclangError, conf
 from server.sandbox import SandboxUnavailable, Tree, compiler_trees, confine, python_trees
 
 from cuda_front.parse import FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR
-from moccuda.build import include_dir
+from moccuda.build import header_library_dirs, include_dir
 from foundation.diagnostics import CompileError
 from foundation.options import TranslateOptions
 from transpiler.pipeline import default_pipeline
@@ -59,8 +59,8 @@ def public_name(path: str, root: str) -> str:
 @functools.cache
 def system_include_dirs() -> tuple[str, ...]:
     """The host C++ compiler's ``#include <...>`` directories (libclang finds the same GCC
-    installation), with the front end's and MocCUDA's headers: where a translation may read
-    headers that were not uploaded."""
+    installation), with the front end's and MocCUDA's headers and the header libraries (Thrust,
+    NVTX): where a translation may read headers that were not uploaded."""
     cxx = os.environ.get("CXX", "g++")
     try:
         probe = subprocess.run([cxx, "-E", "-x", "c++", "-v", os.devnull, "-o", os.devnull],
@@ -69,7 +69,7 @@ def system_include_dirs() -> tuple[str, ...]:
         found = [line.strip() for line in listing.splitlines() if line.strip()]
     except (OSError, IndexError, subprocess.TimeoutExpired):
         found = []  # no compiler: only cuda2cpu's own headers (translations that need more are refused)
-    return tuple(os.path.realpath(d) for d in (FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR, *found))
+    return tuple(os.path.realpath(d) for d in (FRONT_INCLUDE_DIR, MOCCUDA_INCLUDE_DIR, *header_library_dirs(), *found))
 
 
 system_include_dirs()  # asked once, in the fork server, like the pass registry above

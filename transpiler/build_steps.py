@@ -156,7 +156,8 @@ def without_installed_toolkit(inv) -> tuple[list[str], list[str]]:
 
 def compile_command(inv, source: Input, path: str, obj: Path, extra_includes: list[str] = ()) -> list[str]:
     """The host compiler command that makes ``obj`` from ``path`` (``source``'s translation for .cu)."""
-    common = [inv.opt or "-O3", "-fopenmp", f"-I{moccuda_build.include_dir()}", *_user_flags(inv)]
+    common = [inv.opt or "-O3", "-fopenmp", f"-I{moccuda_build.include_dir()}", *moccuda_build.header_library_flags(),
+              *_user_flags(inv)]
     if inv.debug:
         common.append("-g")
     if inv.no_warnings:
@@ -195,7 +196,8 @@ def dependency_command(inv, source: Input, kind: str, dep_file: Path | None, tar
         cmd = [c_compiler()]
     else:
         cmd = [host_compiler(inv), f"-std={inv.std or 'c++17'}"]
-    cmd += ["-M" if kind == "all" else "-MM", "-isystem", str(moccuda_build.include_dir()), *_user_flags(inv)]
+    cmd += ["-M" if kind == "all" else "-MM", "-isystem", str(moccuda_build.include_dir()),
+            *moccuda_build.header_library_flags(), *_user_flags(inv)]
     if source.language == "cu":
         cmd += ["-x", "c++", "-D__CUDACC__", "-D__NVCC__", "-include", "cuda_runtime.h"]
     cmd += _pre_includes(inv)

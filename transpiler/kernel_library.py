@@ -51,7 +51,7 @@ import clang.cindex as ci
 from cuda_front import clang_ext
 from cuda_front.clang_ext import location
 from cuda_front.convert import specialization_arguments
-from cuda_front.parse import ParsedUnit, clang_arguments
+from cuda_front.parse import ParsedUnit, clang_arguments, errors_of
 from foundation.expression_printer import declare
 from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, error, warning
 
@@ -401,7 +401,7 @@ def _instantiated_names(unit: ParsedUnit, options,
                      unsaved_files=[(f, t.decode()) for f, t in texts.items()])
     errors = [Diagnostic("error", SourceLoc(d.location.file.name if d.location.file else "?", d.location.line,
                                             d.location.column), d.spelling)
-              for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+              for d in errors_of(tu)]
     if errors:
         raise CompileError(errors)
     names: dict[int, tuple[str, str]] = {}

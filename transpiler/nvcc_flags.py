@@ -296,7 +296,8 @@ UNSUPPORTED: dict[str, str] = {
 
 #: Libraries the CUDA runtime provided and MocCUDA now does: dropped from the link line (MocCUDA's
 #: runtime is linked instead).  -lcublas is linked, from the toolkit directory (transpiler.toolkit).
-CUDA_RUNTIME_LIBS = {"cudart", "cudart_static", "cudadevrt", "cuda"}
+CUDA_RUNTIME_LIBS = {"cudart", "cudart_static", "cudadevrt", "cuda",
+                     "nvToolsExt"}  # NVTX 2's library: NVTX 3 (moccuda.build.HEADER_LIBRARIES) is header-only
 #: CUDA's other libraries, which MocCUDA does not provide: -lNAME is refused, saying so (an installed
 #: toolkit's would need a GPU).
 UNSUPPORTED_CUDA_LIBS = {"curand": "cuRAND", "curand_static": "cuRAND", "cufft": "cuFFT", "cufft_static": "cuFFT",

@@ -24,8 +24,8 @@ import clang.cindex as ci
 
 from barrier.inline_device import synchronizing_functions
 from cuda_front import clang_ext, inline_ptx, launch_sites, members
-from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, Converter, default_argument,
-                                is_builtin_decl, is_namespace_shared, location,
+from cuda_front.convert import (ASSERT_FAIL, BARRIER_FUNCTIONS, BUILTIN_VARS, LAUNCH_CONFIGURATION, UNSUPPORTED_CALLS,
+                                Converter, default_argument, is_builtin_decl, is_namespace_shared, location,
                                 specialization_arguments, template_header)
 from cuda_front.parse import ParsedUnit, parse_file
 from cuda_front.standard_math import device_math_function
@@ -39,6 +39,7 @@ from foundation.diagnostics import CompileError, Diagnostic, SourceLoc, unsuppor
 from foundation.options import TranslateOptions
 from foundation.passes import PassContext, run_pipeline
 from transpiler.pipeline import build_pipeline
+from moccuda import build as moccuda_build
 
 K = ci.CursorKind
 
@@ -395,12 +396,10 @@ def _each_converted(cursors, convert, errors: list[Diagnostic]) -> list:
     return converted
 
 
-def inline_assembly_functions(scan: UnitScan) -> set[str]:
-    """The ``__device__`` functions (not also ``__host__``) with inline assembly that g++ would
-    see: called by a kernel or by code kept as written (a member function, a functor), directly
-    or not, or emitted anyway (not inline, not a template).  They are translated, so that their
-    PTX becomes C++ (``cuda_front/inline_ptx.py``); an unused inline helper is never emitted,
-    and is left as written."""
+def _device_functions_emitted(scan: UnitScan):
+    """The ``__device__`` functions (not also ``__host__``) that g++ would see, by name: called by
+    a kernel or by code kept as written (a member function, a functor), directly or not, or
+    emitted anyway (not inline, not a template); an unused inline helper is never emitted."""
     roots = [*scan.kernels, *scan.others]
     called = {_callee_name(n) for root in roots for n in root.walk_preorder() if n.kind == K.CALL_EXPR}
     reachable: set[str] = set()
@@ -409,14 +408,27 @@ def inline_assembly_functions(scan: UnitScan) -> set[str]:
         reachable.add(name)
         for fn in scan.device_functions.get(name, []):
             called |= {_callee_name(n) for n in fn.walk_preorder() if n.kind == K.CALL_EXPR}
-    found = set()
     for name, overloads in scan.device_functions.items():
         for fn in overloads:
             if K.CUDAHOST_ATTR in _attrs(fn) or (name not in reachable and _never_emitted_unused(fn)):
                 continue
-            if inline_ptx.asm_statements(fn):
-                found.add(name)
-    return found
+            yield name, fn
+
+
+def inline_assembly_functions(scan: UnitScan) -> set[str]:
+    """The emitted ``__device__`` functions with inline assembly.  They are translated, so that
+    their PTX becomes C++ (``cuda_front/inline_ptx.py``)."""
+    return {name for name, fn in _device_functions_emitted(scan) if inline_ptx.asm_statements(fn)}
+
+
+def device_launches_in_device_functions(scan: UnitScan) -> list[Diagnostic]:
+    """A located error for each kernel launch (dynamic parallelism) in an emitted ``__device__``
+    function.  Such a function is otherwise kept as written, and the launch would run the child
+    grid on the parent's thread."""
+    return [d for _, fn in _device_functions_emitted(scan) for n in fn.walk_preorder()
+            if n.kind == K.CALL_EXPR and any(c.kind == K.CALL_EXPR and c.spelling == LAUNCH_CONFIGURATION
+                                             for c in n.get_children())
+            for d in unsupported(location(n), UNSUPPORTED_CALLS[LAUNCH_CONFIGURATION]).diagnostics]
 
 
 def _never_emitted_unused(fn: ci.Cursor) -> bool:
@@ -1140,6 +1152,41 @@ def render_file(name: str, edits: dict[str, list[Edit]], scan: UnitScan, include
 # --------------------------------------------------------------------------------- the driver
 
 
+def host_library_includes(unit: ParsedUnit) -> list[str]:
+    """The CCCL headers (Thrust, CUB, libcu++) that the user's files include, as ``<...>`` names,
+    in the order the parse read them.
+
+    Thrust's OpenMP system is host C++ for a host compiler: CCCL reads ``__CUDACC__``/``__NVCC__``
+    as nvcc compiling (device attributes, ``NV_IF_TARGET``, intrinsics) and ``_OPENMP`` as OpenMP
+    being there.  The translation defines the first two for the user's code and hides ``_OPENMP``
+    from it, so these headers are included first, before any of that, as g++ with ``-fopenmp``
+    sees them; the user's own includes of them are then empty (their include guards).  Their
+    templates are instantiated later, as written (a macro the user defines before including them
+    does not reach them)."""
+    cccl = moccuda_build.header_library_dir("nvidia.cuda_cccl")
+    if cccl is None:
+        return []
+    names: list[str] = []
+    for inclusion in unit.tu.get_includes():
+        if inclusion.source is None:  # -include on the command line
+            continue
+        included, by = Path(inclusion.include.name), Path(inclusion.source.name)
+        if included.is_relative_to(cccl) and not by.is_relative_to(cccl):
+            name = included.relative_to(cccl).as_posix()
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def host_libraries_text(unit: ParsedUnit) -> str:
+    """The lines that include :func:`host_library_includes` at the top of the translation."""
+    names = host_library_includes(unit)
+    if not names:
+        return ""
+    return ("// NVIDIA's host libraries first, as g++ with OpenMP compiles them (Thrust's OpenMP system):\n"
+            + "".join(f"#include <{name}>\n" for name in names))
+
+
 def translate_file(path: str | os.PathLike, options: TranslateOptions | None = None,
                    kernel_library: bool = False) -> TranslationResult:
     """``kernel_library``: the source of a kernel library for the program nvcc builds from the same
@@ -1163,7 +1210,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     converter = Converter()
     converter.overloaded_device_functions = {name: {c.get_usr() for c in overloads}
                                              for name, overloads in scan.device_functions.items() if len(overloads) > 1}
-    errors: list[Diagnostic] = []
+    errors = device_launches_in_device_functions(scan)
     kernels = tuple(_each_converted(scan.kernels, converter.kernel, errors))
     unreadable: dict[str, CompileError] = {}
     bodies = device_bodies_for_analysis(converter, scan, unreadable)
@@ -1346,7 +1393,7 @@ def _translate_file(path: str | os.PathLike, options: TranslateOptions | None,
     openmp_macro = "" if options.host_openmp else "#undef _OPENMP\n"
     source = skeleton.render("translation_unit.cpp.j2", version=__version__,
                              source_name=os.path.basename(main), body=body, runtime_includes=runtime_includes,
-                             openmp_macro=openmp_macro)
+                             openmp_macro=openmp_macro, host_libraries=host_libraries_text(unit))
     explain = {"kernels": [ctx.reports[k.name].as_json() for k in program.kernels if k.name in ctx.reports],
                "regions": [r.as_json() for r in regions]}
     if host_rewrites:

@@ -266,6 +266,55 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const struct cudaKerne
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const struct cudaKernelNodeParams *)
     MOCCUDA_NO_KERNEL_NODES("cudaGraphExecKernelNodeSetParams");
 #undef MOCCUDA_NO_KERNEL_NODES
+#ifdef __cplusplus
+/* CUDA's device runtime (dynamic parallelism: runtime calls and kernel launches from device code).
+ * A CPU thread running a block has no runtime of its own to call, so each such call is a located
+ * error saying so.  Declared __device__, beside the host functions of the same names: clang picks
+ * these in __global__ and __device__ functions, the host ones in __host__ __device__ functions
+ * (their host view, as nvcc's host pass). */
+#define MOCCUDA_DEVICE_RUNTIME(WHAT)                                                                  \
+    __device__ __attribute__((unavailable(WHAT " in device code is CUDA's dynamic parallelism (the device "  \
+                                          "runtime), which cuda2cpu does not support: do the work in the "   \
+                                          "kernel's own threads, or from the host after the kernel")))
+MOCCUDA_DEVICE_RUNTIME("cudaDeviceSynchronize") cudaError_t cudaDeviceSynchronize(void);
+MOCCUDA_DEVICE_RUNTIME("cudaGetLastError") cudaError_t cudaGetLastError(void);
+MOCCUDA_DEVICE_RUNTIME("cudaPeekAtLastError") cudaError_t cudaPeekAtLastError(void);
+MOCCUDA_DEVICE_RUNTIME("cudaGetErrorString") const char *cudaGetErrorString(cudaError_t);
+MOCCUDA_DEVICE_RUNTIME("cudaGetErrorName") const char *cudaGetErrorName(cudaError_t);
+MOCCUDA_DEVICE_RUNTIME("cudaGetDevice") cudaError_t cudaGetDevice(int *);
+MOCCUDA_DEVICE_RUNTIME("cudaGetDeviceCount") cudaError_t cudaGetDeviceCount(int *);
+MOCCUDA_DEVICE_RUNTIME("cudaDeviceGetAttribute") cudaError_t cudaDeviceGetAttribute(int *, enum cudaDeviceAttr, int);
+MOCCUDA_DEVICE_RUNTIME("cudaDeviceGetLimit") cudaError_t cudaDeviceGetLimit(size_t *, enum cudaLimit);
+MOCCUDA_DEVICE_RUNTIME("cudaDeviceGetCacheConfig") cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *);
+MOCCUDA_DEVICE_RUNTIME("cudaDeviceGetSharedMemConfig") cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *);
+MOCCUDA_DEVICE_RUNTIME("cudaRuntimeGetVersion") cudaError_t cudaRuntimeGetVersion(int *);
+MOCCUDA_DEVICE_RUNTIME("cudaFuncGetAttributes") cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *, const void *);
+MOCCUDA_DEVICE_RUNTIME("cudaMalloc") cudaError_t cudaMalloc(void **, size_t);
+template <class T>
+MOCCUDA_DEVICE_RUNTIME("cudaMalloc") cudaError_t cudaMalloc(T **, size_t);
+MOCCUDA_DEVICE_RUNTIME("cudaFree") cudaError_t cudaFree(void *);
+MOCCUDA_DEVICE_RUNTIME("cudaStreamCreateWithFlags") cudaError_t cudaStreamCreateWithFlags(cudaStream_t *, unsigned int);
+MOCCUDA_DEVICE_RUNTIME("cudaStreamDestroy") cudaError_t cudaStreamDestroy(cudaStream_t);
+MOCCUDA_DEVICE_RUNTIME("cudaStreamWaitEvent") cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int);
+MOCCUDA_DEVICE_RUNTIME("cudaEventCreateWithFlags") cudaError_t cudaEventCreateWithFlags(cudaEvent_t *, unsigned int);
+MOCCUDA_DEVICE_RUNTIME("cudaEventRecord") cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
+MOCCUDA_DEVICE_RUNTIME("cudaEventRecordWithFlags") cudaError_t cudaEventRecordWithFlags(cudaEvent_t, cudaStream_t, unsigned int);
+MOCCUDA_DEVICE_RUNTIME("cudaEventDestroy") cudaError_t cudaEventDestroy(cudaEvent_t);
+MOCCUDA_DEVICE_RUNTIME("cudaMemcpyAsync") cudaError_t cudaMemcpyAsync(void *, const void *, size_t, enum cudaMemcpyKind,
+                                                                    cudaStream_t = 0);
+MOCCUDA_DEVICE_RUNTIME("cudaMemcpy2DAsync") cudaError_t cudaMemcpy2DAsync(void *, size_t, const void *, size_t, size_t,
+                                                                        size_t, enum cudaMemcpyKind, cudaStream_t = 0);
+MOCCUDA_DEVICE_RUNTIME("cudaMemcpy3DAsync") cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *, cudaStream_t = 0);
+MOCCUDA_DEVICE_RUNTIME("cudaMemsetAsync") cudaError_t cudaMemsetAsync(void *, int, size_t, cudaStream_t = 0);
+MOCCUDA_DEVICE_RUNTIME("cudaMemset2DAsync") cudaError_t cudaMemset2DAsync(void *, size_t, int, size_t, size_t,
+                                                                        cudaStream_t = 0);
+MOCCUDA_DEVICE_RUNTIME("cudaOccupancyMaxActiveBlocksPerMultiprocessor")
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *, const void *, int, size_t);
+MOCCUDA_DEVICE_RUNTIME("cudaGetParameterBuffer") void *cudaGetParameterBuffer(size_t, size_t);
+MOCCUDA_DEVICE_RUNTIME("cudaLaunchDevice") cudaError_t cudaLaunchDevice(void *, void *, dim3, dim3, unsigned int,
+                                                                      cudaStream_t);
+#undef MOCCUDA_DEVICE_RUNTIME
+#endif /* __cplusplus */
 #endif
 
 #ifdef __cplusplus

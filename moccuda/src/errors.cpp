@@ -24,6 +24,10 @@ cudaError_t fail(cudaError_t status)
     return status;
 }
 
+KeepLastError::KeepLastError() : saved_(last_error) {}
+
+KeepLastError::~KeepLastError() { last_error = saved_; }
+
 cudaError_t sticky_error() { return sticky.load(std::memory_order_relaxed); }
 
 void clear_sticky_error() { sticky.store(cudaSuccess); }

@@ -14,6 +14,19 @@ namespace runtime {
 // API function can `return fail(...)`.
 cudaError_t fail(cudaError_t status);
 
+// The driver API's calls (driver.cpp) run the runtime's but leave its last error as it was, as
+// in CUDA, where a failing driver call is not the runtime's last error.
+class KeepLastError {
+  public:
+    KeepLastError();
+    ~KeepLastError();
+    KeepLastError(const KeepLastError &) = delete;
+    KeepLastError &operator=(const KeepLastError &) = delete;
+
+  private:
+    cudaError_t saved_;
+};
+
 // The context's sticky error (cudaErrorAssert after a failing device assert), or cudaSuccess.
 // As on a GPU the context is then unusable: synchronizations, copies, allocations and launches
 // fail with it, cudaGetLastError returns it without clearing it, until cudaDeviceReset.
