@@ -1,7 +1,8 @@
 """Headers and APIs of the CUDA toolkit that nvcc users have besides the runtime (issue 17, item 5).
 
 Thrust (NVIDIA's own, from the nvidia-cuda-cccl-cu12 package, on its OpenMP device system), NVTX 3
-(nvidia-nvtx-cu12), the common part of the driver API (``cuda.h``), and the located errors for
+(nvidia-nvtx-cu12), 8-bit floating point (``cuda_fp8.h``), the common part of the driver API
+(``cuda.h``), and the located errors for
 what has no CPU meaning: the device runtime of dynamic parallelism, and device code loaded at run
 time (modules, ``cuLaunchKernel``).  Each program in tests/programs/others_code/ is self-checking:
 built as users build it (the ``cuda2cpu`` command), run, and its own checks against host
@@ -62,6 +63,17 @@ def test_thrust_on_its_openmp_device_system(tmp_path):
 def test_nvtx_ranges_do_nothing_without_a_tool(tmp_path):
     run = _built_and_run(tmp_path, OTHERS / "nvtx_ranges.cu", "-lnvToolsExt")
     assert run.returncode == 0 and run.stdout.split() == ["push", "-2", "pop", "-2", "PASS"], run.stdout + run.stderr
+
+
+@covers("Half precision", "cuda_fp8.h: __nv_cvt_float_to_fp8, __nv_cvt_double_to_fp8, __nv_cvt_halfraw_to_fp8, "
+        "__nv_cvt_bfloat16raw_to_fp8 and their x2 forms (E4M3, E5M2; __NV_NOSAT, __NV_SATFINITE)",
+        "cuda_fp8.h: __nv_cvt_fp8_to_halfraw, __nv_cvt_fp8x2_to_halfraw2",
+        "cuda_fp8.h: __nv_fp8_e4m3, __nv_fp8_e5m2 and their x2, x4 types (constructors, conversions, in kernels)",
+        note="round to nearest even from the exact value; all 256 codes both ways and every midpoint checked against "
+             "the formats' definition")
+@pytest.mark.parametrize("std", ["c++11", "c++17"])
+def test_fp8_conversions_follow_the_formats(tmp_path, std):
+    _passes(tmp_path, "fp8_conversions.cu", f"-std={std}")
 
 
 @covers("Headers", "cuda.h driver API: cuInit, cuDriverGetVersion, cuDeviceGet, cuDeviceGetCount, cuDeviceGetName, "
