@@ -17,6 +17,7 @@ lists the tests that exercise the construct, so each claim points at the test th
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -99,10 +100,23 @@ def render(entries: list[Entry]) -> str:
         "## Code written elsewhere",
         "",
         f"How real CUDA programs nobody here wrote build and run, each with its own build files: "
-        f"[{CORPUS.name}]({CORPUS.name}) (measured and written by hand, not generated).",
+        f"[{CORPUS.name}]({CORPUS.name}) (measured and written by hand, not generated), whose summary follows.",
         "",
+        *corpus_summary(CORPUS.read_text()),
     ]
     return "\n".join(lines)
+
+
+SUMMARY_START, SUMMARY_END = "<!-- summary -->", "<!-- /summary -->"
+
+
+def corpus_summary(corpus: str) -> list[str]:
+    """The lines of CORPUS.md between each pair of its summary markers (the results per corpus,
+    with the corpus's and cuda2cpu's commits), as they stand there."""
+    lines: list[str] = []
+    for block in re.findall(re.escape(SUMMARY_START) + r"(.*?)" + re.escape(SUMMARY_END), corpus, re.S):
+        lines += [*block.strip("\n").split("\n"), ""]
+    return lines
 
 
 def main() -> int:
