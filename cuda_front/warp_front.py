@@ -173,7 +173,8 @@ def collective(conv, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr | 
                            args, loc)
     if ref is not None and ref.semantic_parent is not None and ref.semantic_parent.spelling == "cooperative_groups":
         return _free_function(conv, cursor, name, args, loc)
-    if ref is None and name in ("reduce", "sync") and args and _group_type(args[0]).startswith(CG):
+    if ref is None and name in ("reduce", "sync", "wait", "wait_prior", "memcpy_async") and args \
+            and _group_type(args[0]).startswith(CG):
         return _free_function(conv, cursor, name, args, loc)  # in a template, on a group
     if ref is None and name == "reduce" and len(args) == 3 and _group_parameter(args[0]) is not None \
             and _names_cooperative_groups(children):
@@ -611,6 +612,24 @@ def _operator_object(conv, arg: ci.Cursor, loc) -> ir.Expr:
         return ir.Construct(tokens_text(tokens[:-2]), (), braces=tokens[-1].spelling == "}", loc=loc)
 
 
+def _group_copy(conv, args: list[ci.Cursor], loc) -> ir.Expr:
+    """``cg::memcpy_async(group, dst, src, bytes)``: a plain copy by the group's first thread
+    (``moccuda::group_copy``); ``cg::wait(group)``, the group's barrier, makes it visible to the
+    others, as the asynchronous copy is on a GPU."""
+    if len(args) != 4:
+        raise unsupported(loc, "cg::memcpy_async with a layout (shape) argument (write it as "
+                               "memcpy_async(group, dst, src, bytes))")
+    group_type = _group_type(args[0])
+    if group_type == CG + "thread_group":
+        rank = _any_group_method("thread_rank", conv.expr(args[0]), loc)
+    elif group_type == CG + "coalesced_group" or group_type == CG + "grid_group":
+        raise unsupported(loc, f"cg::memcpy_async over a {group_type.removeprefix(CG)} (over a thread block or a tile)")
+    else:
+        rank = _method(conv, None, "thread_rank", group_type, [], loc)
+    leader = ir.Binary("==", rank, ir.Literal("0", loc=loc), loc=loc)
+    return ir.Call("moccuda::group_copy", (leader, *(conv.expr(a) for a in args[1:])), loc=loc)
+
+
 def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], loc) -> ir.Expr | None:
     if name in ("this_thread_block", "tiled_partition"):
         # Makes a group value (compile mode defines the function): spelled fully qualified, so
@@ -627,10 +646,16 @@ def _free_function(conv, cursor: ci.Cursor, name: str, args: list[ci.Cursor], lo
         active = ir.WarpCollective("activemask", ir.Literal(FULL_MASK, loc=loc), None, None, ir.Literal("32", loc=loc),
                                    "int", loc=loc)
         return ir.Construct(CG + "coalesced_group", (active,), loc=loc)
+    if name in ("wait", "wait_prior") and len(args) == 1:
+        # The group's copies are complete and visible to all of its threads: its barrier (the
+        # copies themselves were made at cg::memcpy_async).
+        name = "sync"
     if name == "sync" and len(args) == 1 and _group_type(args[0]) == CG + "coalesced_group":
         return _coalesced_method(conv, cursor, "sync", conv.expr(args[0]), [], loc)
     if name == "sync" and len(args) == 1:
         return _method(conv, cursor, "sync", _group_type(args[0]), [], loc)
+    if name == "memcpy_async":
+        return _group_copy(conv, args, loc)
     if name == "reduce" and len(args) == 3:
         # A group whose type is a function template's parameter: its size, which compile mode's
         # reduce_width reads from the group object (only a thread_block_tile<N> has one) once the
