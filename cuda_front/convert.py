@@ -321,8 +321,15 @@ class Converter:
             return [self.for_stmt(cursor)]
         if kind == K.WHILE_STMT:
             children = list(cursor.get_children())
-            if len(children) != 2 or children[0].kind == K.VAR_DECL:
-                raise unsupported(loc, "a declaration in a while condition")
+            if len(children) == 3 and children[0].kind == K.VAR_DECL:
+                # while (T v = e) body: each iteration declares v and leaves the loop when v
+                # converts to false (a continue in the body declares it again, as C++ does).
+                decl, cond, body = children
+                leave = ir.If(ir.Unary("!", self.expr(cond), loc=loc), ir.Break(loc=loc), loc=loc)
+                return [ir.While(ir.Literal("true", loc=loc),
+                                 ir.Block((self.var_decl(decl), leave, self.stmt(body)), loc=loc), loc=loc)]
+            if len(children) != 2:
+                raise unsupported(loc, "this form of while statement")
             return [ir.While(self.expr(children[0]), self.stmt(children[1]), loc=loc)]
         if kind == K.DO_STMT:
             body, cond = list(cursor.get_children())
@@ -590,13 +597,18 @@ class Converter:
         args = tuple(self.expr(c) for c in cursor.get_children())
         return ir.ExprStmt(ir.Call("static_assert", args, loc=location(cursor)), loc=location(cursor))
 
-    def if_stmt(self, cursor: ci.Cursor) -> ir.If:
+    def if_stmt(self, cursor: ci.Cursor) -> ir.If | ir.Block:
         loc = location(cursor)
         children = list(cursor.get_children())
-        if any(c.kind in (K.VAR_DECL, K.DECL_STMT) for c in children):
-            raise unsupported(loc, "a declaration in an if condition")
         tokens = [t.spelling for t, _ in zip(cursor.get_tokens(), range(2))]
         constexpr = tokens == ["if", "constexpr"]
+        if children and children[0].kind == K.VAR_DECL and len(children) in (3, 4) and not constexpr:
+            # if (T v = e) a else b: v declared in a block of its own around the if.
+            decl, cond, *branches = children
+            inner = ir.If(self.expr(cond), *(self.stmt(b) for b in branches), loc=loc)
+            return ir.Block((self.var_decl(decl), inner), loc=loc)
+        if any(c.kind in (K.VAR_DECL, K.DECL_STMT) for c in children):
+            raise unsupported(loc, "a declaration in an if condition with an initializer statement")
         if len(children) == 2:
             return ir.If(self.expr(children[0]), self.stmt(children[1]), loc=loc, constexpr=constexpr)
         if len(children) == 3:
@@ -726,8 +738,10 @@ class Converter:
         if kind == K.LAMBDA_EXPR:
             raise unsupported(loc, "a lambda in device code other than one stored in a local variable "
                                    "(auto f = [...](...) {...};) and called")
-        if kind in (K.CXX_NEW_EXPR, K.CXX_DELETE_EXPR):
-            raise unsupported(loc, "new/delete in device code")
+        if kind == K.CXX_NEW_EXPR:
+            return self.placement_new(cursor, children)
+        if kind == K.CXX_DELETE_EXPR:
+            raise unsupported(loc, "delete in device code (device-side heap allocation)")
         if kind == K.CXX_THIS_EXPR:
             if self.member_context is None:
                 raise unsupported(loc, "'this' in device code")
@@ -1100,6 +1114,45 @@ class Converter:
             return ir.Cast(type_name, self.expr(exprs[0]), "functional", loc=loc)
         args = tuple(self.expr(c) for c in exprs)
         return ir.Construct(type_name, args, loc=loc)
+
+    def placement_new(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
+        """``new (p) T(args)`` (or ``T{args}``, or ``T``) constructs a ``T`` in storage the code
+        provides: ``moccuda::construct_at<T>(p, args)`` (``construct_braced`` for braces) does the
+        same in the translation, where the call is seen writing through ``p``.  Other forms
+        allocate (``new T``, arrays, other placement arguments): a located error."""
+        loc = location(cursor)
+        tokens = [t.spelling for t in clang_ext.written_tokens(cursor) or []]
+        exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+        if len(tokens) < 4 or tokens[:2] != ["new", "("] or not exprs:
+            raise unsupported(loc, "new in device code other than placement new (device-side heap allocation: "
+                                   "allocate with cudaMalloc on the host and pass the pointer)")
+        placement = exprs[0]
+        depth, end, commas = 0, None, 0
+        for i, token in enumerate(tokens[1:], 1):
+            commas += depth == 1 and token == ","
+            depth += token in ("(", "[", "{")
+            depth -= token in (")", "]", "}")
+            if depth == 0:
+                end = i
+                break
+        rest = tokens[end + 1:] if end is not None else []
+        opening = next((t for t in rest if t in ("[", "(", "{")), None)
+        if opening == "[" or commas or len(exprs) > 2:
+            raise unsupported(loc, "placement new of an array or with several placement arguments in device code "
+                                   "(construct the elements one by one: new (p + i) T(...))")
+        element = self.type_text(cursor.type.get_pointee().spelling)
+        pointer = self.expr(placement)
+        if len(exprs) == 1:
+            return ir.Call(f"moccuda::construct_at<{element}>", (pointer,), loc=loc)
+        init = exprs[1]
+        if init.kind == K.INIT_LIST_EXPR:
+            return ir.Call(f"moccuda::construct_braced<{element}>",
+                           (pointer, *(self.expr(c) for c in init.get_children())), loc=loc)
+        if init.kind == K.CALL_EXPR and init.type.get_canonical() == cursor.type.get_pointee().get_canonical() \
+                and (init.spelling == cursor.type.get_pointee().get_declaration().spelling or not init.spelling):
+            args = [c for c in init.get_children() if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
+            return ir.Call(f"moccuda::construct_at<{element}>", (pointer, *(self.expr(a) for a in args)), loc=loc)
+        return ir.Call(f"moccuda::construct_at<{element}>", (pointer, self.expr(init)), loc=loc)
 
     def compound_literal(self, cursor: ci.Cursor, children: list[ci.Cursor]) -> ir.Expr:
         """The C99 compound literal ``(float2){a, b}`` (a GNU extension in C++, which nvcc

@@ -1033,3 +1033,29 @@ def test_group_pipeline_is_a_located_error(tmp_path):
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
     assert f"{cu}:7:" in built.stderr and "a cuda::pipeline shared by a group of threads is not supported" \
         in built.stderr and "cooperative_groups::memcpy_async" in built.stderr, built.stderr
+
+
+@covers("C++ in device code", "placement new in device code (new (p) T(args), T{args}, T; built-in types; "
+        "in __shared__ or local storage; in templates)",
+        note="moccuda::construct_at<T>(p, args); new that allocates, of arrays or with other placement "
+             "arguments is a located error")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_placement_new_in_device_code(tmp_path, threads):
+    _, run, _ = translate_build_run(OTHERS / "placement_new.cu", tmp_path, threads=threads)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+
+
+@covers("C++ in device code", "device-side heap new/delete", status="not supported",
+        note="located error: allocate with cudaMalloc on the host")
+def test_heap_new_in_device_code_is_a_located_error(tmp_path):
+    cu, built = _build(tmp_path, "__global__ void k(int **out) { out[threadIdx.x] = new int(3); }\n"
+                                 "int main() { return 0; }\n")
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert f"{cu}:1:51: error: new in device code other than placement new" in built.stderr, built.stderr
+
+
+@covers("C++ in device code", "a declaration in a while or if condition (while (T v = e), if (T *p = e) ... else)")
+@pytest.mark.parametrize("threads", [1, 3])
+def test_declarations_in_conditions(tmp_path, threads):
+    _, run, _ = translate_build_run(OTHERS / "condition_declarations.cu", tmp_path, threads=threads)
+    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr

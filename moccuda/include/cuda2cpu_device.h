@@ -125,6 +125,18 @@ inline __host__ __device__ void __nanosleep(unsigned int ns)
 #ifndef __CUDA2CPU_PARSE__
 namespace moccuda {
 
+/* Placement new in device code (`new (p) T(args)`, `new (p) T{args}`), as cuda2cpu writes it. */
+template <class T, class... Args>
+inline T *construct_at(void *storage, Args &&...args)
+{
+    return ::new (storage) T(static_cast<Args &&>(args)...);
+}
+template <class T, class... Args>
+inline T *construct_braced(void *storage, Args &&...args)
+{
+    return ::new (storage) T{static_cast<Args &&>(args)...};
+}
+
 /* A kernel launch's configuration, as written between <<< and >>>. */
 struct LaunchConfig {
     dim3 grid;

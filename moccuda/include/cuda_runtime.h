@@ -249,6 +249,16 @@ inline cudaError_t cudaMemAdvise(const void *ptr, size_t count, enum cudaMemoryA
 #include "cuda2cpu_device.h"
 #include "cuda2cpu_texture.h"
 
+#if defined(__CUDA2CPU_PARSE__) && defined(__cplusplus)
+/* Placement new in device code (nvcc's headers declare it for the device): cuda2cpu translates
+ * `new (p) T(args)` into moccuda::construct_at<T>(p, args). */
+#include <new>
+__device__ inline void *operator new(size_t, void *p) noexcept { return p; }
+__device__ inline void *operator new[](size_t, void *p) noexcept { return p; }
+__device__ inline void operator delete(void *, void *) noexcept {}
+__device__ inline void operator delete[](void *, void *) noexcept {}
+#endif
+
 #ifdef __CUDA2CPU_PARSE__
 /* Graph kernel nodes built by hand name the kernel by a void * and its arguments by void **,
  * which a translated kernel (a host function with typed parameters) cannot be called through:
