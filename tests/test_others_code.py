@@ -24,8 +24,9 @@ def _build(tmp_path, source: str):
     return cu, run_cli(cu, "-o", tmp_path / "t")
 
 
-def _passes(tmp_path, name: str, *args: str, lowering: str = "auto") -> None:
-    _, run, _ = translate_build_run(OTHERS / name, tmp_path, TranslateOptions(lowering=lowering), args=args)
+def _passes(tmp_path, name: str, *args: str, lowering: str = "auto", threads: int = 2) -> None:
+    _, run, _ = translate_build_run(OTHERS / name, tmp_path, TranslateOptions(lowering=lowering), args=args,
+                                    threads=threads)
     assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
 
 
@@ -993,8 +994,7 @@ def test_a_parameter_named_as_its_kernel(tmp_path):
         note="the group's first thread copies at once; the wait is the group's barrier")
 @pytest.mark.parametrize("threads", [1, 3])
 def test_group_memcpy_async_is_a_copy_and_a_barrier(tmp_path, threads):
-    _, run, _ = translate_build_run(OTHERS / "group_memcpy_async.cu", tmp_path, threads=threads)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "group_memcpy_async.cu", threads=threads)
 
 
 @covers("Cooperative groups", "cuda::pipeline<cuda::thread_scope_thread> (cuda::make_pipeline(), producer_acquire/"
@@ -1004,8 +1004,7 @@ def test_group_memcpy_async_is_a_copy_and_a_barrier(tmp_path, threads):
         note="a thread's own copies are made at once; the stages do nothing")
 @pytest.mark.parametrize("threads", [1, 3])
 def test_thread_scoped_pipelines_copy_at_once(tmp_path, threads):
-    _, run, _ = translate_build_run(OTHERS / "thread_pipeline.cu", tmp_path, threads=threads)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "thread_pipeline.cu", threads=threads)
 
 
 GROUP_PIPELINE = """\
@@ -1041,8 +1040,7 @@ def test_group_pipeline_is_a_located_error(tmp_path):
              "arguments is a located error")
 @pytest.mark.parametrize("threads", [1, 3])
 def test_placement_new_in_device_code(tmp_path, threads):
-    _, run, _ = translate_build_run(OTHERS / "placement_new.cu", tmp_path, threads=threads)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "placement_new.cu", threads=threads)
 
 
 @covers("C++ in device code", "device-side heap new/delete", status="not supported",
@@ -1057,5 +1055,4 @@ def test_heap_new_in_device_code_is_a_located_error(tmp_path):
 @covers("C++ in device code", "a declaration in a while or if condition (while (T v = e), if (T *p = e) ... else)")
 @pytest.mark.parametrize("threads", [1, 3])
 def test_declarations_in_conditions(tmp_path, threads):
-    _, run, _ = translate_build_run(OTHERS / "condition_declarations.cu", tmp_path, threads=threads)
-    assert run.returncode == 0 and run.stdout.strip().endswith("PASS"), run.stdout + run.stderr
+    _passes(tmp_path, "condition_declarations.cu", threads=threads)
