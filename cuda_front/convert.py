@@ -602,13 +602,21 @@ class Converter:
         children = list(cursor.get_children())
         tokens = [t.spelling for t, _ in zip(cursor.get_tokens(), range(2))]
         constexpr = tokens == ["if", "constexpr"]
-        if children and children[0].kind == K.VAR_DECL and len(children) in (3, 4) and not constexpr:
-            # if (T v = e) a else b: v declared in a block of its own around the if.
-            decl, cond, *branches = children
-            inner = ir.If(self.expr(cond), *(self.stmt(b) for b in branches), loc=loc)
-            return ir.Block((self.var_decl(decl), inner), loc=loc)
-        if any(c.kind in (K.VAR_DECL, K.DECL_STMT) for c in children):
-            raise unsupported(loc, "a declaration in an if condition with an initializer statement")
+        declared = 0
+        while declared < len(children) and children[declared].kind in (K.VAR_DECL, K.DECL_STMT):
+            declared += 1
+        if declared and len(children) - declared in (2, 3):
+            # if (T v = e) a else b, if (init; cond) a, if (init; T v = e) a: the declarations in a
+            # block of their own around the if, in order.
+            decls: list[ir.Stmt] = []
+            # (libclang gives the condition's variable before the initializer statement.)
+            for c in sorted(children[:declared], key=lambda c: c.extent.start.offset):
+                decls.extend(self.stmts(c) if c.kind == K.DECL_STMT else [self.var_decl(c)])
+            cond, *branches = children[declared:]
+            inner = ir.If(self.expr(cond), *(self.stmt(b) for b in branches), loc=loc, constexpr=constexpr)
+            return ir.Block((*decls, inner), loc=loc)
+        if declared or _if_has_initializer(cursor):
+            raise unsupported(loc, "an if whose initializer statement is an expression (write it before the if)")
         if len(children) == 2:
             return ir.If(self.expr(children[0]), self.stmt(children[1]), loc=loc, constexpr=constexpr)
         if len(children) == 3:
@@ -1122,6 +1130,8 @@ class Converter:
         allocate (``new T``, arrays, other placement arguments): a located error."""
         loc = location(cursor)
         tokens = [t.spelling for t in clang_ext.written_tokens(cursor) or []]
+        if tokens[:1] == ["::"]:  # ::new (p) T: the global placement new, the same here
+            tokens = tokens[1:]
         exprs = [c for c in children if c.kind not in (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF)]
         if len(tokens) < 4 or tokens[:2] != ["new", "("] or not exprs:
             raise unsupported(loc, "new in device code other than placement new (device-side heap allocation: "
@@ -1622,6 +1632,22 @@ def _operator_call(name: str, args: tuple[ir.Expr, ...], loc: SourceLoc) -> ir.E
             return ir.Assign(op, args[0], args[1], loc=loc)
         return ir.Binary(op, args[0], args[1], loc=loc)
     raise unsupported(loc, f"the overloaded operator '{op}' with {len(args)} operands")
+
+
+def _if_has_initializer(cursor: ci.Cursor) -> bool:
+    """Whether an if statement's parentheses hold a ``;`` at their top level (C++17's
+    ``if (init; cond)``)."""
+    tokens = [t.spelling for t in cursor.get_tokens()]
+    start = tokens.index("(") if "(" in tokens else len(tokens)
+    depth = 0
+    for token in tokens[start:]:
+        depth += token in ("(", "[", "{")
+        depth -= token in (")", "]", "}")
+        if depth == 0:
+            return False
+        if depth == 1 and token == ";":
+            return True
+    return False
 
 
 def _for_header_semicolons(cursor: ci.Cursor) -> tuple[int, int] | None:

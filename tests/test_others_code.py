@@ -1052,7 +1052,17 @@ def test_heap_new_in_device_code_is_a_located_error(tmp_path):
     assert f"{cu}:1:51: error: new in device code other than placement new" in built.stderr, built.stderr
 
 
-@covers("C++ in device code", "a declaration in a while or if condition (while (T v = e), if (T *p = e) ... else)")
+@covers("C++ in device code", "a declaration in a while or if condition (while (T v = e), if (T *p = e) ... else)",
+        "C++17 if with an initializer statement that declares (if (T x = e; cond), if (T a = e; T b = f(a)))")
 @pytest.mark.parametrize("threads", [1, 3])
 def test_declarations_in_conditions(tmp_path, threads):
     _passes(tmp_path, "condition_declarations.cu", threads=threads)
+
+
+@covers("C++ in device code", "C++17 if with an expression as its initializer statement (if (x = e; cond))",
+        status="not supported", note="located error: write it before the if")
+def test_if_with_an_expression_initializer_is_a_located_error(tmp_path):
+    cu, built = _build(tmp_path, "__global__ void k(int *o) { int x; if (x = threadIdx.x; x > 2) o[0] = x; }\n"
+                                 "int main() { return 0; }\n")
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert f"{cu}:1:36: error: an if whose initializer statement is an expression" in built.stderr, built.stderr

@@ -1,6 +1,7 @@
 // Declarations in the conditions of while and if in device code: a loop over a list until the
 // next item is 0 (with a continue that declares the variable again), a pointer declared in an if
-// with an else, and a class type converting to bool, before a barrier.
+// with an else, a class type converting to bool, and C++17's if with an initializer statement
+// (before a condition, and before a declared condition), before a barrier.
 #include <cstdio>
 
 #define BLOCK 32
@@ -31,6 +32,12 @@ __global__ void walk(const int *items, int *out)
         sum += 1000 * left.items[left.at];
         ++c.at;
     }
+    if (int x = item(items, threadIdx.x % 12) - 3; x > 0)  // C++17: an initializer, then the condition
+        sum += 10000 * x;
+    if (int a = item(items, threadIdx.x % 12); int b = a - 2)
+        sum += 100000 * b;
+    else
+        sum -= 2;
     sums[threadIdx.x] = sum;
     __syncthreads();
     out[threadIdx.x] = sums[(threadIdx.x + 1) % BLOCK];
@@ -51,6 +58,10 @@ int main()
             if (items[i] % 5 != 0) want += items[i];
         want += u % 2 ? 100 * items[0] : -1;
         for (int at = u % 3; at < 6; ++at) want += 1000 * items[at];
+        int x = (u % 12 < 12 ? items[u % 12] : 0) - 3;
+        if (x > 0) want += 10000 * x;
+        int b = items[u % 12] - 2;
+        want += b ? 100000 * b : -2;
         if (out[t] != want && bad++ < 5) printf("walk %d: %d, expected %d\n", t, out[t], want);
     }
     printf(bad ? "FAIL\n" : "PASS\n");

@@ -1,6 +1,6 @@
 // Placement new in device code: objects constructed in __shared__ storage (read by another thread
-// after a barrier), in a thread's own local buffer, with braces, of a built-in type, with no
-// initializer, and in a kernel template.
+// after a barrier), in a thread's own local buffer, with braces, of a built-in type (through
+// ::new), with no initializer, and in a kernel template.
 #include <cstdio>
 #include <new>
 
@@ -36,7 +36,7 @@ __global__ void in_locals(int *out)
     alignas(Pair) unsigned char local[sizeof(Pair)];
     Pair *p = new (local) Pair{(int)threadIdx.x, 3};
     alignas(int) unsigned char word[sizeof(int)];
-    int *w = new (word) int(10);
+    int *w = ::new (word) int(10);
     alignas(Counter) unsigned char counter[sizeof(Counter)];
     Counter *c = new (counter) Counter;
     out[threadIdx.x] = p->a * p->b + *w + c->hits;
