@@ -20,6 +20,12 @@ block must not be undefined where the CUDA program is defined, so either
 * it cannot overflow: its arithmetic is unsigned, with no division by a variable and shifts by
   literals only.
 
+Only where the block still works over its threads after its loads (a thread loop over more
+than one thread follows: a tree's steps, a tile's stores): otherwise the next block's loads
+follow at once, in the stream the hardware prefetcher already follows, and asking for them only
+costs (an integer tree reduction that ``reassociate-reductions`` sums as the loads go, then one
+thread's store of the sum: 2.1x -> 1.35x the OpenMP reduction's time; docs/PERFORMANCE.md).
+
 After the last thread loop with a stream the block computes its successor
 (``moccuda::next_block``) and, when that block is in the grid, calls
 ``moccuda::prefetch_span(p, index at thread 0, index at thread blockDim.x - 1, blockDim.x)``
@@ -93,13 +99,73 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
                 streams.extend(found)
                 after = position
     streams = streams[:MAX_STREAMS]
-    if not streams:
+    if not streams or not _work_follows(grid.body.stmts[after + 1:], grid.block_extent):
         return kernel
     used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
     prefetch = _prefetch_statement(streams, used, ctx, grid.loc)
     stmts = grid.body.stmts[:after + 1] + (prefetch,) + grid.body.stmts[after + 1:]
     ctx.report(kernel).prefetched = [{"pointer": s.base.name, "line": s.base.loc.line} for s in streams]
     return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
+
+
+def _work_follows(stmts: tuple[ir.Stmt, ...], extent: tuple[int | None, ...] | None) -> bool:
+    """Whether the block still works over its threads after its loads: a thread loop over more
+    than one thread (a tree's steps, a tile's stores).  Without such work the next block's loads
+    follow at once, in the stream the hardware prefetcher already follows, and asking for them
+    only costs: an integer tree reduction that ``reassociate-reductions`` sums as the loads go,
+    whose one thread then stores the block's sum.  A branch that the constant block size decides
+    (the reduction's own test of a power-of-two 1-D block) counts by the branch taken."""
+    for stmt in stmts:
+        if isinstance(stmt, ir.If):
+            decided = _decided(stmt.cond, extent)
+            if decided is not None:
+                branch = stmt.then if decided else stmt.otherwise
+                if branch is not None and _work_follows(branch.stmts if isinstance(branch, ir.Block) else (branch,),
+                                                        extent):
+                    return True
+                continue
+        loops = [stmt] if isinstance(stmt, ir.ThreadLoop) else [n for n in stmt.walk() if isinstance(n, ir.ThreadLoop)]
+        if any(not _one_thread(loop, extent) for loop in loops):
+            return True
+    return False
+
+
+def _one_thread(loop: ir.ThreadLoop, extent: tuple[int | None, ...] | None) -> bool:
+    """Whether the constant block size and the loop's folded bounds leave it one thread (the
+    ``if (tid == 0)`` of a block's result)."""
+    if extent is None or any(d is None for d in extent):
+        return False
+    counts = dict(zip("xyz", extent))
+    for bound in loop.bounds:
+        first, limit = _constant(bound.first, extent), _constant(bound.limit, extent)
+        if bound.lower or first is None or limit is None:
+            continue
+        counts[bound.dim] = min(counts[bound.dim], max(0, limit - first + (1 if bound.inclusive else 0)))
+    return counts["x"] * counts["y"] * counts["z"] <= 1
+
+
+def _decided(cond: ir.Expr, extent: tuple[int | None, ...] | None) -> bool | None:
+    """The value of a condition on ``blockDim`` and integer literals when the block size is the
+    constant ``extent``, else None."""
+    value = _constant(cond, extent)
+    return None if value is None else value != 0
+
+
+def _constant(e: ir.Expr, extent: tuple[int | None, ...] | None) -> int | None:
+    if isinstance(e, ir.Literal):
+        text = e.text.rstrip("uUlL")
+        return int(text, 0) if text.isdigit() or text.lower().startswith("0x") else None
+    if isinstance(e, ir.Builtin) and e.var == "blockDim" and extent is not None and e.dim in "xyz" and e.dim:
+        return extent["xyz".index(e.dim)]
+    if isinstance(e, ir.Binary):
+        a, b = _constant(e.lhs, extent), _constant(e.rhs, extent)
+        if a is None or b is None:
+            return None
+        ops = {"==": lambda: int(a == b), "!=": lambda: int(a != b), "&&": lambda: int(bool(a) and bool(b)),
+               "||": lambda: int(bool(a) or bool(b)), "&": lambda: a & b, "|": lambda: a | b,
+               "-": lambda: a - b, "+": lambda: a + b}
+        return ops[e.op]() if e.op in ops else None
+    return None
 
 
 def _uniform_names(kernel: ir.Kernel, symbols: dict[int, ir.Symbol], bodies: dict[str, ir.DeviceFunction]) -> set[int]:

@@ -35,12 +35,6 @@ static void relax__team(moccuda::LaunchConfig launch, const float *in, float *ou
                 out[i] = 0.5f * (in[i] + (i + 1 < n ? in[i + 1] : in[i]));
             }
         }
-        {
-            const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
-            if (next_block.z < gridDim.z) {
-                moccuda::prefetch_span(in, (int)(next_block.x * blockDim.x), (int)(next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
-            }
-        }
     }
     moccuda::launch_end(launch);
 }

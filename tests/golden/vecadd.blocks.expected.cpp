@@ -37,13 +37,6 @@ void vecadd(moccuda::LaunchConfig launch, const float *a, const float *b, float 
                 c[i] = a[i] + b[i];
             }
         }
-        {
-            const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
-            if (next_block.z < gridDim.z) {
-                moccuda::prefetch_span(a, (int)(next_block.x * blockDim.x), (int)(next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
-                moccuda::prefetch_span(b, (int)(next_block.x * blockDim.x), (int)(next_block.x * blockDim.x + (blockDim.x - 1u)), blockDim.x);
-            }
-        }
     }
     moccuda::launch_end(launch);
 }
