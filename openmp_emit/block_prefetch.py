@@ -153,8 +153,7 @@ def _decided(cond: ir.Expr, extent: tuple[int | None, ...] | None) -> bool | Non
 
 def _constant(e: ir.Expr, extent: tuple[int | None, ...] | None) -> int | None:
     if isinstance(e, ir.Literal):
-        text = e.text.rstrip("uUlL")
-        return int(text, 0) if text.isdigit() or text.lower().startswith("0x") else None
+        return int_literal(e.text)
     if isinstance(e, ir.Builtin) and e.var == "blockDim" and extent is not None and e.dim in "xyz" and e.dim:
         return extent["xyz".index(e.dim)]
     if isinstance(e, ir.Binary):
