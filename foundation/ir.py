@@ -402,6 +402,9 @@ class ThreadLoop(Stmt):
     #: A divisibility guard folded into the loop (``guard-folding``): only the threads whose
     #: index is a multiple of a divisor run, every ``divisor``-th along its dimension.
     stride: "ThreadStride | None" = None
+    #: Subscripts that C++ computes in 32-bit arithmetic and that the loop also runs computed in
+    #: 64 bits, behind a block-level test that the two agree for every thread (``wide-subscripts``).
+    wide: tuple["WideSubscript", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -458,6 +461,27 @@ class ThreadStride(Node):
     dim: str
     first: Expr
     divisor: Expr
+
+
+@dataclass(frozen=True)
+class WideSubscript(Node):
+    """``subscript``, a thread loop's array subscript of a 32-bit type (``signed`` or not, today
+    only ``unsigned``), is
+    ``exact`` in terms of the block's values and ``threadIdx`` (the loop's locals replaced by
+    their initializers), affine in the thread indices with the constant ``step`` along ``dim``,
+    the loop's innermost dimension.  Where the exact value of ``exact``, computed without
+    wrapping, lies in the type's range at every corner of the loop's threads, it is the value
+    C++ computes, and the loop may compute it in 64 bits: ``exact`` at the loop's first thread
+    along ``dim``, plus ``step`` per thread (pass ``wide-subscripts``)."""
+
+    subscript: Expr
+    exact: Expr
+    #: ``subscript`` with only the loop's locals that depend on ``threadIdx.<dim>`` replaced by
+    #: their initializers: what the loop's copy evaluates at its first thread along ``dim``.
+    along: Expr
+    signed: bool
+    dim: str
+    step: int
 
 
 # --------------------------------------------------------------------------------- declarations

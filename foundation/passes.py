@@ -33,12 +33,14 @@ class KernelReport:
     #: Calls inlined so that ``loop-interchange`` moves their loop (``inline-for-interchange``):
     #: the call's line, the functions, the line of the loop.
     inlined: list[dict] = field(default_factory=list)
+    #: Subscripts computed in 64 bits behind a block-level test (``wide-subscripts``): line, text.
+    widened: list[dict] = field(default_factory=list)
 
     def as_json(self) -> dict:
         return {"name": self.name, "line": self.line, "barriers": self._merged_barriers(),
                 "hoisted": self.hoisted, "kept_values": self.kept_values, "lowering": self.lowering,
                 "schedule": self.schedule, "prefetched": self.prefetched, "interchanged": self.interchanged,
-                "inlined": self.inlined}
+                "inlined": self.inlined, "widened": self.widened}
 
     def _merged_barriers(self) -> list[dict]:
         """One entry per barrier: when several passes speak of the same barrier (the analysis

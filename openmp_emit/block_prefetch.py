@@ -59,11 +59,11 @@ from dataclasses import dataclass, replace
 from barrier.liveness import assigned_symbols, fresh_name
 from foundation import ir
 from foundation.integer_types import int_literal, unpromoted_integer_kind
+from openmp_emit.thread_indices import IndexResolver, integer_kind_of, integer_literal_kind, literal_value, usual_conversion
 from foundation.passes import PassContext, map_kernels, register
 
 #: Streams prefetched per kernel at most: each costs a few instructions per block.
 MAX_STREAMS = 8
-_ARITHMETIC = frozenset("+ - * / % << >> & | ^".split())
 
 
 @register
@@ -183,7 +183,7 @@ def thread_loop_streams(loop: ir.ThreadLoop, uniform: set[int], symbols: dict[in
     """The streams of one thread loop (see the module docstring), in source order."""
     if loop.skip_exited:
         return []
-    resolver = _Resolver(loop, uniform, symbols, bodies)
+    resolver = IndexResolver(loop, uniform, symbols, bodies)
     streams: list[Stream] = []
     every_thread = not loop.bounds and loop.stride is None
     bodies = [loop.body] + ([loop.fast_body] if loop.fast_body is not None else [])
@@ -251,110 +251,11 @@ def _uses_block_index(e: ir.Expr) -> bool:
     return any(isinstance(n, ir.Builtin) and n.var == "blockIdx" for n in e.walk())
 
 
-@dataclass
-class _Resolver:
-    """Rewrites an index so that it names only uniform values and builtin indices: the loop's
-    unassigned local declarations are replaced by their initializers."""
-
-    loop: ir.ThreadLoop
-    uniform: set[int]
-    symbols: dict[int, ir.Symbol]
-    bodies: dict[str, ir.DeviceFunction]
-
-    def __post_init__(self) -> None:
-        assigned = assigned_symbols(self.loop.body, self.bodies)
-        if self.loop.fast_body is not None:
-            assigned |= assigned_symbols(self.loop.fast_body, self.bodies)
-        kept = {kv.sym for kv in self.loop.kept}
-        self.definitions: dict[int, ir.VarDecl] = {}
-        bodies = (self.loop.body,) + ((self.loop.fast_body,) if self.loop.fast_body is not None else ())
-        for body in bodies:
-            for n in body.walk():
-                if (isinstance(n, ir.VarDecl) and n.storage == "auto" and n.init is not None
-                        and n.sym not in assigned and n.sym not in kept and "&" not in n.type
-                        and "[" not in n.type):
-                    self.definitions[n.sym] = n
-
-    def resolve(self, e: ir.Expr, depth: int = 0) -> ir.Expr | None:
-        if depth > 16:
-            return None
-        if isinstance(e, ir.Literal):
-            return e if _integer_literal(e.text) is not None else None
-        if isinstance(e, ir.Builtin):
-            return e if e.var in ("threadIdx", "blockIdx", "blockDim", "gridDim") else None
-        if isinstance(e, ir.Name):
-            if e.sym in self.uniform:
-                return e
-            decl = self.definitions.get(e.sym)
-            if decl is None:
-                return None
-            init = self.resolve(decl.init, depth + 1)
-            if init is None:
-                return None
-            declared = unpromoted_integer_kind(decl.type)
-            if declared is not None and declared == _kind(init, self.symbols):
-                return init  # the declaration converts nothing
-            return ir.Cast(_plain_type(decl.type), init, loc=e.loc)
-        if isinstance(e, ir.Binary) and e.op in _ARITHMETIC:
-            lhs, rhs = self.resolve(e.lhs, depth + 1), self.resolve(e.rhs, depth + 1)
-            return None if lhs is None or rhs is None else replace(e, lhs=lhs, rhs=rhs)
-        if isinstance(e, ir.Unary) and e.op in ("+", "-", "~") and not e.postfix:
-            operand = self.resolve(e.operand, depth + 1)
-            return None if operand is None else replace(e, operand=operand)
-        if isinstance(e, ir.Cast) and unpromoted_integer_kind(e.type) is not None:
-            operand = self.resolve(e.operand, depth + 1)
-            return None if operand is None else replace(e, operand=operand)
-        return None
-
-
-def _plain_type(t: str) -> str:
-    return " ".join(w for w in t.split() if w not in ("const", "volatile", "register"))
-
-
-def _literal_value(e: ir.Expr) -> int | None:
-    """The value of an integer literal (``12``, ``0x1fu``, ``010``), else None."""
-    return int_literal(e.text) if isinstance(e, ir.Literal) else None
-
-
-def _integer_literal(text: str) -> tuple[bool, int] | None:
-    """(signed, bits) of an integer literal's type, else None."""
-    value = _literal_value(ir.Literal(text))
-    if value is None:
-        return None
-    suffix = text[len(text.rstrip("uUlL")):].lower()
-    unsigned = "u" in suffix
-    bits = 64 if "l" in suffix or value >= 2 ** 31 else 32
-    return (not unsigned, bits)
-
-
-def _kind(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> tuple[bool, int] | None:
-    """(signed, bits) of an integer expression's type (C++'s usual arithmetic conversions for
-    the types this pass knows), else None."""
-    if isinstance(e, ir.Literal):
-        return _integer_literal(e.text)
-    if isinstance(e, ir.Builtin):
-        return (False, 32)
-    if isinstance(e, ir.Name):
-        symbol = symbols.get(e.sym)
-        return None if symbol is None else unpromoted_integer_kind(symbol.type)
-    if isinstance(e, ir.Cast):
-        return unpromoted_integer_kind(e.type)
-    if isinstance(e, ir.Unary):
-        kind = _kind(e.operand, symbols)
-        return None if kind is None else (kind[0] or kind[1] < 32, max(kind[1], 32))
-    if isinstance(e, ir.Binary):
-        lhs, rhs = _kind(e.lhs, symbols), _kind(e.rhs, symbols)
-        if lhs is None or rhs is None:
-            return None
-        return lhs if e.op in ("<<", ">>") else _usual_conversion(lhs, rhs)
-    return None
-
-
 def _cannot_overflow(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> bool:
     """Every operation of ``e`` is defined for every value of its operands: unsigned arithmetic,
     no division or remainder by anything but a non-zero literal, shifts by literals below 32."""
     for n in e.walk():
-        kind = _kind(n, symbols) if isinstance(n, ir.Expr) else None
+        kind = integer_kind_of(n, symbols) if isinstance(n, ir.Expr) else None
         if kind is None:
             return False
         if isinstance(n, ir.Unary) and n.op == "-" and kind[0]:
@@ -362,7 +263,7 @@ def _cannot_overflow(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> bool:
         if isinstance(n, ir.Binary):
             if n.op in ("/", "%") and not _nonzero_literal(n.rhs):
                 return False
-            shift = _literal_value(n.rhs)
+            shift = literal_value(n.rhs)
             if n.op in ("<<", ">>") and (shift is None or not 0 <= shift < 32):
                 return False
             if kind[0] and n.op in ("+", "-", "*", "/", "%", "<<"):
@@ -371,16 +272,8 @@ def _cannot_overflow(e: ir.Expr, symbols: dict[int, ir.Symbol]) -> bool:
 
 
 def _nonzero_literal(e: ir.Expr) -> bool:
-    value = _literal_value(e)
+    value = literal_value(e)
     return value is not None and value != 0
-
-
-def _usual_conversion(a: tuple[bool, int], b: tuple[bool, int]) -> tuple[bool, int]:
-    (a_signed, a_bits), (b_signed, b_bits) = a, b
-    if a_bits == b_bits:
-        return (a_signed and b_signed, a_bits)
-    wide_signed, wide_bits = a if a_bits > b_bits else b
-    return (wide_signed, wide_bits)  # a 64-bit type holds every 32-bit value
 
 
 def _prefetch_statement(streams: list[Stream], used: set[str], ctx: PassContext, loc) -> ir.Stmt:
@@ -406,8 +299,8 @@ def _drop_added_zero(n: ir.Node, symbols: dict[int, ir.Symbol]) -> ir.Node:
         if kind in ((True, 32), (False, 32)):
             return ir.Literal("0" if kind[0] else "0u", loc=n.loc)
     if isinstance(n, ir.Binary) and n.op == "+" and isinstance(n.rhs, ir.Literal) and n.rhs.text in ("0", "0u"):
-        kind = _kind(n.lhs, symbols)
-        if kind is not None and _usual_conversion(kind, _integer_literal(n.rhs.text)) == kind:
+        kind = integer_kind_of(n.lhs, symbols)
+        if kind is not None and usual_conversion(kind, integer_literal_kind(n.rhs.text)) == kind:
             return n.lhs
     return n
 

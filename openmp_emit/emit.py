@@ -48,6 +48,7 @@ from openmp_emit.device_traps import may_trap
 from openmp_emit.fiber_emit import FiberPrinting
 from foundation.expression_printer import declare, pointer_to_element, print_expr
 from openmp_emit.printer import LoopNames, StmtPrinter
+from openmp_emit.wide_subscripts import EXACT_INT, exact_value, widened
 
 
 def _uses_builtin(node: ir.Node, var: str) -> bool:
@@ -186,11 +187,31 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.emit(f"const unsigned {end_inner} = moccuda::min_unsigned({chunk} + {FLAT_CHUNK}, {limit});")
         start = f"moccuda::max_unsigned({chunk}, {begins[inner]})" if inner in begins else chunk
 
-        def chunk_loop(version: ir.ThreadLoop) -> None:
+        def simd_chunk(version: ir.ThreadLoop) -> None:
             if version.simd and not self.ambient:
                 self.emit("#pragma omp simd")
             self.emit(f"for (unsigned {index[inner]} = {start}; {index[inner]} < {end_inner}; ++{index[inner]}) {{")
             self.thread_body(version)
+            self.emit("}")
+
+        def chunk_loop(version: ir.ThreadLoop) -> None:
+            if not version.wide:
+                simd_chunk(version)
+                return
+            # This chunk's threads: the row of each outer dimension, the chunk along the inner one.
+            begins = {d: index[d] for d in outer} | {inner: start}
+            ends = {d: f"{index[d]} + 1u" for d in outer} | {inner: end_inner}
+            for d in "xyz":
+                begins.setdefault(d, "0u")
+                ends.setdefault(d, "1u")
+            self.emit(f"if ({self.wide_test(version, begins, ends)}) {{")
+            self.indent += 1
+            simd_chunk(replace(version, body=widened(version.body, version.wide, _begin_expr(start)), wide=()))
+            self.indent -= 1
+            self.emit("} else {")
+            self.indent += 1
+            simd_chunk(replace(version, wide=()))
+            self.indent -= 1
             self.emit("}")
 
         self.full_block_versions(loop, chunk_loop)
@@ -335,6 +356,43 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                       f"moccuda::first_multiple({first}, {divisor}, {begins[d]}, {ends[d]});")
             self.emit(f"const unsigned {self.names.thread_step[i]} = moccuda::multiple_step({divisor});")
             begins[d], steps[d] = self.names.thread_first[i], self.names.thread_step[i]
+        if s.wide and self.schedule != "nested":
+            first = begins[s.nesting[-1]]
+            self.emit(f"if ({self.wide_test(s, begins, ends)}) {{")
+            self.indent += 1
+            self.emit("// Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:")
+            self.emit("// the same loop, whose subscripts gcc follows from thread to thread.")
+            self.thread_nest(replace(s, body=widened(s.body, s.wide, _begin_expr(first)), wide=()),
+                             begins, ends, steps, begin_values)
+            self.indent -= 1
+            self.emit("} else {")
+            self.indent += 1
+            self.thread_nest(replace(s, wide=()), begins, ends, steps, begin_values)
+            self.indent -= 1
+            self.emit("}")
+        else:
+            self.thread_nest(s, begins, ends, steps, begin_values)
+        if values or begin_values or s.stride:
+            self.indent -= 1
+            self.emit("}")
+
+    def wide_test(self, s: ir.ThreadLoop, begins: dict[str, str], ends: dict[str, str]) -> str:
+        """The block's test that every one of ``s.wide`` is exact at every thread the loop runs
+        (at the corners of the box ``begins``..``ends``)."""
+        names = dict(zip("xyz", self.names.thread))
+        tests = []
+        for w in s.wide:
+            used = {n.dim for n in w.exact.walk() if isinstance(n, ir.Builtin) and n.var == "threadIdx"}
+            params = ", ".join(f"{EXACT_INT} {names[d]}" if d in used else EXACT_INT for d in "xyz")
+            value = print_expr(exact_value(w, {d: ir.Name(names[d]) for d in "xyz"}))
+            box = ", ".join(f"{_unsigned_text(begins[d])}, {ends[d]}" for d in "xyz")
+            kind = "int" if w.signed else "unsigned"
+            tests.append(f"moccuda::subscript_exact<{kind}>([=]({params}) {{ return {value}; }}, {box})")
+        return " && ".join(tests)
+
+    def thread_nest(self, s: ir.ThreadLoop, begins: dict[str, str], ends: dict[str, str], steps: dict[str, str],
+                    begin_values: dict[str, str]) -> None:
+        """The loops over ``s``'s threads and its body, the bounds computed."""
         sums = f" reduction(+:{', '.join(n.name for n in s.sums)})" if s.sums else ""
         if self.schedule == "nested":
             if self.in_inner_region:
@@ -362,9 +420,6 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.emit(f"for (unsigned {index[inner]} = 0; {index[inner]} < {ends[inner]}; ++{index[inner]}) {{")
         self.thread_body(s)
         self.emit("}")
-        if values or begin_values or s.stride:
-            self.indent -= 1
-            self.emit("}")
 
     def ambient_for_thread(self, thread: str) -> str:
         """The statement that gives code kept as written (``moccuda::ambient()``) the builtin
@@ -425,6 +480,16 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.indent -= 1
         self.emit("} catch (const moccuda::KernelTrap &) {")
         self.emit("}")
+
+
+def _begin_expr(text: str) -> ir.Expr:
+    """A thread loop's first index along a dimension (an ``unsigned`` name, or ``0``) as an
+    expression of type ``unsigned``."""
+    return ir.Literal("0u" if text == "0" else text)
+
+
+def _unsigned_text(text: str) -> str:
+    return "0u" if text == "0" else text
 
 
 def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:

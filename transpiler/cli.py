@@ -43,6 +43,8 @@ def _explain_text(explain: dict) -> str:
             lines.append(f"  loop at line {m['line']} moved outside the thread loop{closed}")
         for p in k.get("prefetched", []):
             lines.append(f"  next block's reads of {p['pointer']} (line {p['line']}) prefetched")
+        for w in k.get("widened", []):
+            lines.append(f"  subscript {w['subscript']} (line {w['line']}) computed in 64 bits where it does not wrap")
     for r in explain.get("regions", []):
         lines.append(f"line {r['line']}: one parallel region ({r['kind']}) for {r['launches']} kernel launches")
     for r in explain.get("host_rewrites", []):

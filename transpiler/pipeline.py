@@ -49,6 +49,7 @@ PIPELINE_ORDER = (
     "block-prefetch",
     "launch-regions",
     "device-math",
+    "wide-subscripts",
 )
 
 

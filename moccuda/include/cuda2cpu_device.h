@@ -541,6 +541,34 @@ inline bool every_thread_through(First first, Limit limit, unsigned count)
     return index_room(first) && threads_through(first, limit, count) == count;
 }
 
+/* Exact integers for the test of pass wide-subscripts: a product of a few 32-bit values does
+ * not overflow them. */
+__extension__ typedef __int128 exact_int;
+
+/* Whether a thread loop's subscript, which C++ computes in 32-bit arithmetic of type T, has its
+ * exact value at every thread of the box [x0, x1) x [y0, y1) x [z0, z1) (pass wide-subscripts).
+ * `exact(x, y, z)` is that value without wrapping at thread (x, y, z); it is congruent to the
+ * C++ value modulo 2^32, so the two agree where it lies in T's range, and it is affine in the
+ * thread indices, so it does everywhere in the box when it does at the box's corners.  An
+ * empty box runs no thread. */
+template <class T, class Exact>
+inline bool subscript_exact(Exact exact, unsigned x0, unsigned x1, unsigned y0, unsigned y1, unsigned z0,
+                            unsigned z1)
+{
+    if (x0 >= x1 || y0 >= y1 || z0 >= z1)
+        return true;
+    const exact_int least = std::numeric_limits<T>::min(), most = std::numeric_limits<T>::max();
+    const unsigned xs[2] = {x0, x1 - 1}, ys[2] = {y0, y1 - 1}, zs[2] = {z0, z1 - 1};
+    for (unsigned z : zs)
+        for (unsigned y : ys)
+            for (unsigned x : xs) {
+                const exact_int value = exact(exact_int(x), exact_int(y), exact_int(z));
+                if (value < least || value > most)
+                    return false;
+            }
+    return true;
+}
+
 /* The block the OpenMP thread running `block` takes next under the blocks schedule (static
  * chunks of the x-fastest order), or one with z == grid.z after the grid's last (block-prefetch). */
 inline uint3 next_block(uint3 block, dim3 grid)

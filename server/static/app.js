@@ -171,6 +171,7 @@ function showExplain(explain) {
     for (const c of k.inlined || []) item(ul, "moved", `call of ${c.function} at `, lineLink(c.line), " inlined: its loop moves outside the thread loop");
     for (const m of k.interchanged || []) item(ul, "moved", "loop at ", lineLink(m.line), " moved outside the thread loop");
     for (const p of k.prefetched || []) item(ul, "prefetched", `next block's reads of ${p.pointer} at `, lineLink(p.line), " prefetched");
+    for (const w of k.widened || []) item(ul, "widened", `subscript ${w.subscript} at `, lineLink(w.line), " computed in 64 bits where it does not wrap");
     if (!ul.children.length) item(ul, "none", "no barriers: one parallel loop over blocks and threads");
     card.appendChild(ul);
     box.appendChild(card);

@@ -29,17 +29,33 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
             MOCCUDA_ASSUME_CHECKED_LAUNCH(blockIdx, blockDim);
             float *tile = static_cast<float *>(dynamic_shared);
             float v_per_thread[1024];
-            for (unsigned tz = 0; tz < blockDim.z; ++tz)
-            for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
+            if (moccuda::subscript_exact<unsigned>([=](moccuda::exact_int tx_, moccuda::exact_int ty_, moccuda::exact_int) { return ((moccuda::exact_int)(blockIdx.y * blockDim.y) + ty_) * (moccuda::exact_int)width + ((moccuda::exact_int)(blockIdx.x * blockDim.x) + tx_); }, 0u, blockDim.x, 0u, blockDim.y, 0u, blockDim.z) && moccuda::subscript_exact<unsigned>([=](moccuda::exact_int tx_, moccuda::exact_int ty_, moccuda::exact_int) { return ty_ * (moccuda::exact_int)(blockDim.x + 1) + tx_; }, 0u, blockDim.x, 0u, blockDim.y, 0u, blockDim.z)) {
+                // Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:
+                // the same loop, whose subscripts gcc follows from thread to thread.
+                for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
 #pragma omp simd
-            for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
-                const uint3 threadIdx = {tx_, ty_, tz};
-                const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
-                auto &v = v_per_thread[thread];
-                unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-                unsigned int y = blockIdx.y * blockDim.y + threadIdx.y;
-                v = in[y * width + x];
-                tile[threadIdx.y * (blockDim.x + 1) + threadIdx.x] = v;
+                for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
+                    const uint3 threadIdx = {tx_, ty_, tz};
+                    const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
+                    auto &v = v_per_thread[thread];
+                    unsigned int y = blockIdx.y * blockDim.y + threadIdx.y;
+                    v = in[(long long)(unsigned)(y * width + (blockIdx.x * blockDim.x + 0u)) + (long long)threadIdx.x];
+                    tile[(long long)(unsigned)(threadIdx.y * (blockDim.x + 1) + 0u) + (long long)threadIdx.x] = v;
+                }
+            } else {
+                for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
+#pragma omp simd
+                for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
+                    const uint3 threadIdx = {tx_, ty_, tz};
+                    const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
+                    auto &v = v_per_thread[thread];
+                    unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+                    unsigned int y = blockIdx.y * blockDim.y + threadIdx.y;
+                    v = in[y * width + x];
+                    tile[threadIdx.y * (blockDim.x + 1) + threadIdx.x] = v;
+                }
             }
             {
                 const uint3 next_block = moccuda::next_block(blockIdx, gridDim);
@@ -51,16 +67,31 @@ void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, i
                     }
                 }
             }
-            for (unsigned tz = 0; tz < blockDim.z; ++tz)
-            for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
+            if (moccuda::subscript_exact<unsigned>([=](moccuda::exact_int tx_, moccuda::exact_int ty_, moccuda::exact_int) { return ((moccuda::exact_int)(blockIdx.x * blockDim.x) + ty_) * (moccuda::exact_int)width + ((moccuda::exact_int)(blockIdx.y * blockDim.y) + tx_); }, 0u, blockDim.x, 0u, blockDim.y, 0u, blockDim.z)) {
+                // Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:
+                // the same loop, whose subscripts gcc follows from thread to thread.
+                for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
 #pragma omp simd
-            for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
-                const uint3 threadIdx = {tx_, ty_, tz};
-                const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
-                auto &v = v_per_thread[thread];
-                unsigned int tx = blockIdx.y * blockDim.y + threadIdx.x;
-                unsigned int ty = blockIdx.x * blockDim.x + threadIdx.y;
-                out[ty * width + tx] = tile[threadIdx.x * (blockDim.x + 1) + threadIdx.y] + 0.0f * v;
+                for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
+                    const uint3 threadIdx = {tx_, ty_, tz};
+                    const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
+                    auto &v = v_per_thread[thread];
+                    unsigned int ty = blockIdx.x * blockDim.x + threadIdx.y;
+                    out[(long long)(unsigned)(ty * width + (blockIdx.y * blockDim.y + 0u)) + (long long)threadIdx.x] = tile[threadIdx.x * (blockDim.x + 1) + threadIdx.y] + 0.0f * v;
+                }
+            } else {
+                for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                for (unsigned ty_ = 0; ty_ < blockDim.y; ++ty_)
+#pragma omp simd
+                for (unsigned tx_ = 0; tx_ < blockDim.x; ++tx_) {
+                    const uint3 threadIdx = {tx_, ty_, tz};
+                    const unsigned thread = (tz * blockDim.y + ty_) * blockDim.x + tx_;
+                    auto &v = v_per_thread[thread];
+                    unsigned int tx = blockIdx.y * blockDim.y + threadIdx.x;
+                    unsigned int ty = blockIdx.x * blockDim.x + threadIdx.y;
+                    out[ty * width + tx] = tile[threadIdx.x * (blockDim.x + 1) + threadIdx.y] + 0.0f * v;
+                }
             }
         }
     }

@@ -34,15 +34,30 @@ void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out
         unsigned shfl_xor_11_stamp[1024];
         moccuda::warp::clear_slots(shfl_xor_11_stamp, blockDim.x * blockDim.y * blockDim.z);
         float shfl_xor_11[1024];
-        for (unsigned tz = 0; tz < blockDim.z; ++tz)
-        for (unsigned ty = 0; ty < blockDim.y; ++ty)
+        if (moccuda::subscript_exact<unsigned>([=](moccuda::exact_int tx, moccuda::exact_int ty, moccuda::exact_int tz) { return (tz * (moccuda::exact_int)blockDim.y + ty) * (moccuda::exact_int)blockDim.x + tx; }, 0u, blockDim.x, 0u, blockDim.y, 0u, blockDim.z)) {
+            // Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:
+            // the same loop, whose subscripts gcc follows from thread to thread.
+            for (unsigned tz = 0; tz < blockDim.z; ++tz)
+            for (unsigned ty = 0; ty < blockDim.y; ++ty)
 #pragma omp simd
-        for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-            const uint3 threadIdx = {tx, ty, tz};
-            const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-            auto &r = r_per_thread[thread];
-            r = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
-            done_7[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = false;
+            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                const uint3 threadIdx = {tx, ty, tz};
+                const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                auto &r = r_per_thread[thread];
+                r = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+                done_7[(long long)(unsigned)((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + 0u) + (long long)threadIdx.x] = false;
+            }
+        } else {
+            for (unsigned tz = 0; tz < blockDim.z; ++tz)
+            for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
+            for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                const uint3 threadIdx = {tx, ty, tz};
+                const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                auto &r = r_per_thread[thread];
+                r = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+                done_7[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = false;
+            }
         }
         while (true) {
             any_7 = false;

@@ -52,25 +52,54 @@ void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
         }
         for (int offset = 16; offset > 0; offset /= 2) {
             {
-                for (unsigned tz = 0; tz < blockDim.z; ++tz)
-                for (unsigned ty = 0; ty < blockDim.y; ++ty)
+                if (moccuda::subscript_exact<unsigned>([=](moccuda::exact_int tx, moccuda::exact_int ty, moccuda::exact_int tz) { return (tz * (moccuda::exact_int)blockDim.y + ty) * (moccuda::exact_int)blockDim.x + tx + (moccuda::exact_int)32u; }, 0u, blockDim.x, 0u, blockDim.y, 0u, blockDim.z)) {
+                    // Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:
+                    // the same loop, whose subscripts gcc follows from thread to thread.
+                    for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                    for (unsigned ty = 0; ty < blockDim.y; ++ty)
 #pragma omp simd
-                for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-                    const uint3 threadIdx = {tx, ty, tz};
-                    const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-                    auto &v = v_per_thread[thread];
-                    float shfl_down_12_value = v;
-                    shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x + 32u] = shfl_down_12_value;
+                    for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                        const uint3 threadIdx = {tx, ty, tz};
+                        const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                        auto &v = v_per_thread[thread];
+                        float shfl_down_12_value = v;
+                        shfl_down_12[(long long)(unsigned)((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + 0u + 32u) + (long long)threadIdx.x] = shfl_down_12_value;
+                    }
+                } else {
+                    for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                    for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
+                    for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                        const uint3 threadIdx = {tx, ty, tz};
+                        const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                        auto &v = v_per_thread[thread];
+                        float shfl_down_12_value = v;
+                        shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x + 32u] = shfl_down_12_value;
+                    }
                 }
                 ++warp_epoch;
-                for (unsigned tz = 0; tz < blockDim.z; ++tz)
-                for (unsigned ty = 0; ty < blockDim.y; ++ty)
+                if (moccuda::subscript_exact<unsigned>([=](moccuda::exact_int tx, moccuda::exact_int ty, moccuda::exact_int tz) { return (tz * (moccuda::exact_int)blockDim.y + ty) * (moccuda::exact_int)blockDim.x + tx + (moccuda::exact_int)32u; }, 0u, blockDim.x, 0u, blockDim.y, 0u, blockDim.z)) {
+                    // Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:
+                    // the same loop, whose subscripts gcc follows from thread to thread.
+                    for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                    for (unsigned ty = 0; ty < blockDim.y; ++ty)
 #pragma omp simd
-                for (unsigned tx = 0; tx < blockDim.x; ++tx) {
-                    const uint3 threadIdx = {tx, ty, tz};
-                    const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
-                    auto &v = v_per_thread[thread];
-                    v += moccuda::warp::shfl_down(shfl_down_12 + 32u, nullptr, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x + 32u], offset, 32);
+                    for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                        const uint3 threadIdx = {tx, ty, tz};
+                        const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                        auto &v = v_per_thread[thread];
+                        v += moccuda::warp::shfl_down(shfl_down_12 + 32u, nullptr, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12[(long long)(unsigned)((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + 0u + 32u) + (long long)threadIdx.x], offset, 32);
+                    }
+                } else {
+                    for (unsigned tz = 0; tz < blockDim.z; ++tz)
+                    for (unsigned ty = 0; ty < blockDim.y; ++ty)
+#pragma omp simd
+                    for (unsigned tx = 0; tx < blockDim.x; ++tx) {
+                        const uint3 threadIdx = {tx, ty, tz};
+                        const unsigned thread = (tz * blockDim.y + ty) * blockDim.x + tx;
+                        auto &v = v_per_thread[thread];
+                        v += moccuda::warp::shfl_down(shfl_down_12 + 32u, nullptr, (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, blockDim.x * blockDim.y * blockDim.z, 0xffffffff, shfl_down_12[(threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x + 32u], offset, 32);
+                    }
                 }
             }
         }

@@ -1,0 +1,73 @@
+"""Pass wide-subscripts: which subscripts are computed in 64 bits, that the programs still give
+the host's results (also where an unsigned subscript really wraps, and the block's test sends
+the loop back to 32-bit arithmetic), and that gcc vectorizes the loops it makes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+from support import PROGRAMS, compile_cpp, without_line_markers
+from foundation.options import TranslateOptions
+from transpiler.translate import translate_file
+
+WIDE = PROGRAMS / "openmp" / "wide_subscripts.cu"
+
+
+def _widened(result) -> dict[str, list[str]]:
+    return {k["name"]: sorted(w["subscript"] for w in k["widened"]) for k in result.explain["kernels"]}
+
+
+def test_subscripts_through_unsigned_arithmetic_are_widened():
+    widened = _widened(translate_file(WIDE))
+    assert widened["tile_update"] == sorted(["(offset + threadIdx.y) * n + global_col + threadIdx.x",
+                                             "(global_row + threadIdx.y) * n + offset + threadIdx.x",
+                                             "(global_row + threadIdx.y) * n + global_col + threadIdx.x"])
+    assert widened["wrapped"] == widened["wrapped_inside"] == ["base + threadIdx.x"]
+    assert widened["previous"] == ["i", "i - 1u"]
+    # int subscripts stay: gcc takes int arithmetic for non-wrapping
+    assert widened["shifted_signed"] == []
+    assert widened["pairs"] == ["2u * i", "2u * i + 1u", "i"]
+    # The shared tiles' own subscripts are the thread index itself: nothing to widen.
+    assert not any("row[" in s or "col[" in s for s in widened["tile_update"])
+    off = translate_file(WIDE, TranslateOptions(disabled_passes=("wide-subscripts",)))
+    assert not any(_widened(off).values()) and "subscript_exact" not in off.source
+
+
+def test_programs_give_the_host_results_also_where_a_subscript_wraps(tmp_path):
+    for schedule in ("auto", "blocks"):
+        result = translate_file(WIDE, TranslateOptions(schedule=schedule))
+        assert result.source.count("moccuda::subscript_exact<") >= 5
+        cpp = tmp_path / f"wide_{schedule}.cpp"
+        cpp.write_text(result.source)
+        exe = tmp_path / f"wide_{schedule}"
+        built = compile_cpp(cpp, exe, ["-Werror"], opt="-O3")
+        assert built.returncode == 0, built.stderr[-3000:]
+        for threads in ("1", "3"):
+            run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
+                                 env=dict(os.environ, OMP_NUM_THREADS=threads))
+            assert run.returncode == 0 and run.stdout.strip() == "PASS", (schedule, run.stdout + run.stderr)
+
+
+def test_gcc_vectorizes_the_widened_loops(tmp_path):
+    # Without the pass gcc leaves these loops scalar ("evolution of base is not affine": the
+    # unsigned subscript may wrap between threads); each copy the pass makes must vectorize.
+    source = without_line_markers(translate_file(WIDE, TranslateOptions(schedule="blocks")).source)
+    cpp = tmp_path / "wide.cpp"
+    cpp.write_text(source)
+    built = compile_cpp(cpp, tmp_path / "wide", ["-fopt-info-vec-optimized"], opt="-O3")
+    assert built.returncode == 0, built.stderr
+    vectorized = {int(m.group(1)) for m in re.finditer(r"wide\.cpp:(\d+):\d+: optimized: loop vectorized",
+                                                       built.stderr)}
+    lines = source.split("\n")
+    copies = [i + 1 for i, line in enumerate(lines) if "the same loop, whose subscripts gcc follows" in line]
+    kernels = {}
+    for copy in copies:
+        kernel = next(line for line in reversed(lines[:copy]) if line.startswith("void "))
+        end = next(j for j in range(copy, len(lines)) if lines[j].strip() == "} else {")
+        kernels[kernel.split("(")[0].removeprefix("void ")] = any(copy <= n <= end + 1 for n in vectorized)
+    # wrapped's one store per thread is scalar in either copy (16 of 32 threads), as is
+    # wrapped_inside's behind a guard read from memory.
+    assert {k: v for k, v in kernels.items() if not k.startswith("wrapped")} == \
+        {"tile_update": True, "previous": True, "pairs": True}, built.stderr[-3000:]
