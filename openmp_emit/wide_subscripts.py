@@ -144,7 +144,7 @@ def _wide_subscript(subscript: ir.Expr, resolver: IndexResolver, inner: str,
     exact = resolver.resolve(subscript)
     if exact is None or not _thread_dependent(exact):
         return None
-    if integer_kind_of(exact, symbols) != (False, 32):
+    if integer_kind_of(exact, symbols) != (False, 32) or not _exact_fits(exact, symbols):
         return None
     steps = _thread_steps(exact)
     if steps is None:
@@ -173,6 +173,22 @@ def _resolved_along(e: ir.Expr, resolver: IndexResolver, dim: str) -> ir.Expr:
 
 def _thread_dependent(e: ir.Expr) -> bool:
     return any(isinstance(n, ir.Builtin) and n.var == "threadIdx" for n in e.walk())
+
+
+def _exact_fits(e: ir.Expr, symbols: dict[int, ir.Symbol], products: int = 0) -> bool:
+    """Whether the exact value stays far inside :data:`EXACT_INT`'s range: the parts no thread
+    index enters are values of at most 32 bits (their C++ types, or literals below 2^32), and at
+    most two of them multiply a thread index on the way to the top, so no term exceeds about
+    2^96."""
+    if not _thread_dependent(e):
+        value = _constant(e)
+        kind = integer_kind_of(e, symbols)
+        return abs(value) < 2 ** 32 if value is not None else kind is not None and kind[1] <= 32
+    if isinstance(e, ir.Binary) and e.op in ("*", "<<"):
+        products += 1
+        if products > 2:
+            return False
+    return all(_exact_fits(c, symbols, products) for c in e.children() if isinstance(c, ir.Expr))
 
 
 def _bare_thread_index(e: ir.Expr) -> bool:

@@ -71,3 +71,24 @@ def test_gcc_vectorizes_the_widened_loops(tmp_path):
     # wrapped_inside's behind a guard read from memory.
     assert {k: v for k, v in kernels.items() if not k.startswith("wrapped")} == \
         {"tile_update": True, "previous": True, "pairs": True}, built.stderr[-3000:]
+
+
+def test_subscripts_whose_exact_value_could_outgrow_the_test_are_left(tmp_path):
+    # The block's test computes on 128-bit integers: a thread index times three variables, or a
+    # 64-bit part, could leave that range, so those subscripts stay as written.
+    cu = tmp_path / "deep.cu"
+    cu.write_text("""
+__global__ void deep(float *a, unsigned p, unsigned q, unsigned r)
+{
+    a[threadIdx.y * p * q * r + threadIdx.x] = 1.0f;
+    a[threadIdx.y * p * q + threadIdx.x + 7u] = 2.0f;
+}
+__global__ void wide_part(float *a, long long big)
+{
+    a[(unsigned)(big + threadIdx.x)] = 1.0f;
+    a[(unsigned)big + threadIdx.x] = 2.0f;
+}
+int main() { return 0; }
+""")
+    assert _widened(translate_file(cu)) == {"deep": ["threadIdx.y * p * q + threadIdx.x + 7u"],
+                                            "wide_part": ["(unsigned int)big + threadIdx.x"]}
