@@ -147,8 +147,8 @@ template <> struct ptx_wide<unsigned short> { typedef unsigned int type; };
 template <> struct ptx_wide<short> { typedef int type; };
 template <> struct ptx_wide<unsigned int> { typedef unsigned long long type; };
 template <> struct ptx_wide<int> { typedef long long type; };
-template <> struct ptx_wide<unsigned long long> { typedef unsigned __int128 type; };
-template <> struct ptx_wide<long long> { typedef __int128 type; };
+template <> struct ptx_wide<unsigned long long> { __extension__ typedef unsigned __int128 type; };
+template <> struct ptx_wide<long long> { __extension__ typedef __int128 type; };
 }  // namespace detail
 
 /* ---------------------------------------------------------------- integer arithmetic */
@@ -424,8 +424,8 @@ MOCCUDA_PTX D __ptx_cvt_float_int(F v, int mode)
 template <class D, class S>
 MOCCUDA_PTX D __ptx_cvt_int_sat(S v)
 {
-    const __int128 x = (__int128)v, low = (__int128)std::numeric_limits<D>::min(),
-                   high = (__int128)std::numeric_limits<D>::max();
+    __extension__ typedef __int128 wide;  // every value of both types, without -Wpedantic's complaint
+    const wide x = (wide)v, low = (wide)std::numeric_limits<D>::min(), high = (wide)std::numeric_limits<D>::max();
     return (D)(x < low ? low : x > high ? high : x);
 }
 /* cvt.rni/.rzi/.rmi/.rpi between floating types of one width: rounding to an integral value. */
