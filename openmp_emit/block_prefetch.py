@@ -21,10 +21,14 @@ block must not be undefined where the CUDA program is defined, so either
   literals only.
 
 Only where the block still works over its threads after its loads (a thread loop over more
-than one thread follows: a tree's steps, a tile's stores): otherwise the next block's loads
-follow at once, in the stream the hardware prefetcher already follows, and asking for them only
-costs (an integer tree reduction that ``reassociate-reductions`` sums as the loads go, then one
-thread's store of the sum: 2.1x -> 1.35x the OpenMP reduction's time; docs/PERFORMANCE.md).
+than one thread follows: a tree's steps, a tile's stores), or reads the two halves of one span
+at once: a block that reads one stream per array and then only stores has the next block's loads
+follow at once, in the streams the hardware prefetcher already follows, and asking for them only costs (the
+SDK's integer tree, which ``reassociate-reductions`` sums as the loads go, then one thread's
+store of the sum: 2.1x -> 1.35x the OpenMP reduction's time); a block that reads two halves of
+its span at once (``in[i]`` and ``in[i + blockDim.x]``) loses the hardware prefetcher even so (the
+benchmark's 512-element float tree under ``--reassociate-reductions``: 1.3-1.75 ms without the
+prefetch, 0.46-0.66 ms with it, against 0.86 ms for the OpenMP reduction; docs/PERFORMANCE.md).
 
 After the last thread loop with a stream the block computes its successor
 (``moccuda::next_block``) and, when that block is in the grid, calls
@@ -99,13 +103,31 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
                 streams.extend(found)
                 after = position
     streams = streams[:MAX_STREAMS]
-    if not streams or not _work_follows(grid.body.stmts[after + 1:], grid.block_extent):
+    if not streams or not (_parts_of_one_span(streams, grid.block_extent) or _work_follows(grid.body.stmts[after + 1:], grid.block_extent)):
         return kernel
     used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
     prefetch = _prefetch_statement(streams, used, ctx, grid.loc)
     stmts = grid.body.stmts[:after + 1] + (prefetch,) + grid.body.stmts[after + 1:]
     ctx.report(kernel).prefetched = [{"pointer": s.base.name, "line": s.base.loc.line} for s in streams]
     return ir.replace_grid_loop(kernel, replace(grid, body=replace(grid.body, stmts=stmts)))
+
+
+def _parts_of_one_span(streams: list[Stream], extent: tuple[int | None, ...] | None) -> bool:
+    """Whether the block reads the two halves of one span at once: ``in[i]`` and ``in[i + K]``
+    with ``K`` the block's x extent (``blockDim.x``, or its constant), each thread one element of
+    each half, as tree reductions that load two elements per thread do.  The hardware prefetcher
+    follows one stream per array, not two interleaved ones."""
+    width = extent[0] if extent is not None else None
+    for a in streams:
+        for b in streams:
+            if a.base.sym != b.base.sym or not (isinstance(b.index, ir.Binary) and b.index.op == "+"
+                                                 and b.index.lhs == a.index):
+                continue
+            k = b.index.rhs
+            if (isinstance(k, ir.Builtin) and k.var == "blockDim" and k.dim == "x") or \
+                    (width is not None and literal_value(k) == width):
+                return True
+    return False
 
 
 def _work_follows(stmts: tuple[ir.Stmt, ...], extent: tuple[int | None, ...] | None) -> bool:

@@ -20,8 +20,9 @@ def _prefetched(result) -> dict[str, list[str]]:
 def test_prefetching_kernels_give_the_host_results(tmp_path):
     result = translate_file(PREFETCHING)
     # reduce512's integer tree is summed as the loads go (reassociate-reductions), and then one
-    # thread stores the sum: the next block's loads follow at once, and nothing is prefetched.
-    assert _prefetched(result) == {"reduce512": [], "rows_reversed": ["in"], "planes": ["in"],
+    # thread stores the sum; its block reads two halves of its span at once, which the hardware
+    # prefetcher does not follow, so their next block's lines are prefetched anyway.
+    assert _prefetched(result) == {"reduce512": ["in", "in"], "rows_reversed": ["in"], "planes": ["in"],
                                    "early_exit": ["in"], "guarded_at_page_end": ["in"]}
     assert _prefetched(translate_file(PREFETCHING, TranslateOptions(disabled_passes=("reassociate-reductions",)))) \
         ["reduce512"] == ["in", "in"]
@@ -99,3 +100,29 @@ __global__ void no_shared(const float *in, float *out)
     assert not any(_prefetched(nested).values()) and "prefetch_span" not in nested.source
     off = translate_file(cu, TranslateOptions(disabled_passes=("block-prefetch",)))
     assert not any(_prefetched(off).values()) and "prefetch_span" not in off.source
+
+
+def test_one_stream_summed_as_it_loads_is_left_to_the_hardware_prefetcher(tmp_path):
+    # The SDK's integer tree: reassociate-reductions sums it as the one stream loads, one thread
+    # stores the sum, and the next block's loads follow in the same stream: nothing to prefetch.
+    # Kept as a tree (the pass off), the block works on shared memory after its loads.
+    cu = tmp_path / "sdk.cu"
+    cu.write_text("""
+__global__ void sdk_tree(const int *g, int *out, int n)
+{
+    __shared__ int sdata[256];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    sdata[tid] = (i < unsigned(n)) ? g[i] : 0;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+int main() { sdk_tree<<<4, 256>>>(nullptr, nullptr, 0); return 0; }
+""")
+    assert _prefetched(translate_file(cu)) == {"sdk_tree": []}
+    assert _prefetched(translate_file(cu, TranslateOptions(disabled_passes=("reassociate-reductions",)))) \
+        == {"sdk_tree": ["g"]}
