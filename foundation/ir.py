@@ -465,8 +465,7 @@ class ThreadStride(Node):
 
 @dataclass(frozen=True)
 class WideSubscript(Node):
-    """``subscript``, a thread loop's array subscript of a 32-bit type (``signed`` or not, today
-    only ``unsigned``), is
+    """``subscript``, a thread loop's array subscript of a 32-bit type (``signed`` or not), is
     ``exact`` in terms of the block's values and ``threadIdx`` (the loop's locals replaced by
     their initializers), affine in the thread indices with the constant ``step`` along ``dim``,
     the loop's innermost dimension.  Where the exact value of ``exact``, computed without

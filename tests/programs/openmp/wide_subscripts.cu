@@ -32,11 +32,13 @@ __global__ void wrapped(float *a, unsigned base)
         a[base + threadIdx.x] = 10.0f + threadIdx.x;
 }
 
-// The same wrap in the middle of the threads that run the loop (the condition reads memory,
-// so every thread runs the loop): only 32-bit arithmetic reaches a[0] at thread 16.
+// The same wrap in the middle of the threads that run the loop: every thread computes the
+// address (the threads below 16 one 2^32 elements past a, which they never read), and only
+// 32-bit arithmetic reaches a[0] at thread 16.
 __global__ void wrapped_inside(const float *a, const int *reads, unsigned base, float *out)
 {
-    out[threadIdx.x] = reads[threadIdx.x] ? a[base + threadIdx.x] : -1.0f;
+    const float *p = &a[base + threadIdx.x];
+    out[threadIdx.x] = reads[threadIdx.x] ? *p : -1.0f;
 }
 
 // Reading one element back: threadIdx.x - 1u is 2^32 - 1 at thread 0, which does not read.
@@ -47,8 +49,8 @@ __global__ void previous(const float *in, float *out, unsigned n)
         out[i] = in[i - 1u] + in[i];
 }
 
-// Signed subscripts computed through unsigned arithmetic, with a negative offset: left as
-// they are (int).
+// Signed subscripts: int arithmetic on values that unsigned arithmetic computed, with a
+// negative offset.
 __global__ void shifted_signed(const int *in, int *out, int n, int shift)
 {
     int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) - shift;
