@@ -204,15 +204,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             for d in "xyz":
                 begins.setdefault(d, "0u")
                 ends.setdefault(d, "1u")
-            self.emit(f"if ({self.wide_test(version, begins, ends)}) {{")
-            self.indent += 1
-            simd_chunk(replace(version, body=widened(version.body, version.wide, _begin_expr(start)), wide=()))
-            self.indent -= 1
-            self.emit("} else {")
-            self.indent += 1
-            simd_chunk(replace(version, wide=()))
-            self.indent -= 1
-            self.emit("}")
+            self.wide_versions(version, begins, ends, start, simd_chunk)
 
         self.full_block_versions(loop, chunk_loop)
         self.indent -= 1
@@ -357,24 +349,30 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             self.emit(f"const unsigned {self.names.thread_step[i]} = moccuda::multiple_step({divisor});")
             begins[d], steps[d] = self.names.thread_first[i], self.names.thread_step[i]
         if s.wide and self.schedule != "nested":
-            first = begins[s.nesting[-1]]
-            self.emit(f"if ({self.wide_test(s, begins, ends)}) {{")
-            self.indent += 1
-            self.emit("// Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:")
-            self.emit("// the same loop, whose subscripts gcc follows from thread to thread.")
-            self.thread_nest(replace(s, body=widened(s.body, s.wide, _begin_expr(first)), wide=()),
-                             begins, ends, steps, begin_values)
-            self.indent -= 1
-            self.emit("} else {")
-            self.indent += 1
-            self.thread_nest(replace(s, wide=()), begins, ends, steps, begin_values)
-            self.indent -= 1
-            self.emit("}")
+            self.wide_versions(s, begins, ends, begins[s.nesting[-1]],
+                               lambda loop: self.thread_nest(loop, begins, ends, steps, begin_values))
         else:
             self.thread_nest(s, begins, ends, steps, begin_values)
         if values or begin_values or s.stride:
             self.indent -= 1
             self.emit("}")
+
+    def wide_versions(self, s: ir.ThreadLoop, begins: dict[str, str], ends: dict[str, str], first: str,
+                      print_loop) -> None:
+        """``print_loop`` of ``s`` with its ``wide`` subscripts in 64 bits, counted from the thread
+        ``first`` along the innermost dimension, behind the block's test that they are exact, and
+        of ``s`` as it is otherwise."""
+        self.emit(f"if ({self.wide_test(s, begins, ends)}) {{")
+        self.indent += 1
+        self.emit("// Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:")
+        self.emit("// the same loop, whose subscripts gcc follows from thread to thread.")
+        print_loop(replace(s, body=widened(s.body, s.wide, ir.Literal(_unsigned_text(first))), wide=()))
+        self.indent -= 1
+        self.emit("} else {")
+        self.indent += 1
+        print_loop(replace(s, wide=()))
+        self.indent -= 1
+        self.emit("}")
 
     def wide_test(self, s: ir.ThreadLoop, begins: dict[str, str], ends: dict[str, str]) -> str:
         """The block's test that every one of ``s.wide`` is exact at every thread the loop runs
@@ -482,13 +480,9 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.emit("}")
 
 
-def _begin_expr(text: str) -> ir.Expr:
+def _unsigned_text(text: str) -> str:
     """A thread loop's first index along a dimension (an ``unsigned`` name, or ``0``) as an
     expression of type ``unsigned``."""
-    return ir.Literal("0u" if text == "0" else text)
-
-
-def _unsigned_text(text: str) -> str:
     return "0u" if text == "0" else text
 
 
