@@ -146,11 +146,23 @@ def _evaluated_by_every_thread(node: ir.Node):
         n = pending.pop()
         yield n
         if isinstance(n, ir.Conditional):
-            pending.append(n.cond)
+            # a condition guard-folding decided (`true ? a[i] : 0`) evaluates its arm
+            decided = _truth(n.cond)
+            pending.append(n.cond if decided is None else (n.then if decided else n.otherwise))
         elif isinstance(n, ir.Binary) and n.op in ("&&", "||"):
             pending.append(n.lhs)
+            if _truth(n.lhs) == (n.op == "&&"):
+                pending.append(n.rhs)
         elif not isinstance(n, ir.SizeOf):
             pending.extend(reversed(tuple(n.children())))  # source order
+
+
+def _truth(e: ir.Expr) -> bool | None:
+    """The value of a condition that is a literal (``true``, ``false``, an integer), else None."""
+    if isinstance(e, ir.Literal) and e.text in ("true", "false"):
+        return e.text == "true"
+    value = literal_value(e)
+    return None if value is None else value != 0
 
 
 def _block_value(symbol: ir.Symbol | None) -> bool:

@@ -92,3 +92,30 @@ int main() { return 0; }
 """)
     assert _widened(translate_file(cu)) == {"deep": ["threadIdx.y * p * q + threadIdx.x + 7u"],
                                             "wide_part": ["(unsigned int)big + threadIdx.x"]}
+
+
+def test_an_arm_that_a_folded_guard_decides_is_evaluated_by_every_thread(tmp_path):
+    # In the blocks where every thread passes `i < n`, guard-folding leaves `true ? g[i] : 0`:
+    # every thread of that version reads g[i], which is widened there (the SDK reduction's load).
+    # A subscript in an arm left undecided is not: a thread that skips it need not compute it.
+    cu = tmp_path / "load.cu"
+    cu.write_text("""
+__global__ void load(const int *g, int *out, unsigned n)
+{
+    __shared__ int s[256];
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = (i < n) ? g[i] : 0;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s[255 - threadIdx.x];
+}
+__global__ void undecided(const int *g, int *out, const int *take)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[threadIdx.x] = take[threadIdx.x] ? g[i] : 0;
+}
+int main() { load<<<4, 256>>>(nullptr, nullptr, 0); undecided<<<4, 256>>>(nullptr, nullptr, nullptr); return 0; }
+""")
+    result = translate_file(cu, TranslateOptions(schedule="blocks"))
+    widened = _widened(result)
+    assert "i" in widened["load"]
+    assert "i" not in widened["undecided"]
