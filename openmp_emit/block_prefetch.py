@@ -22,13 +22,14 @@ block must not be undefined where the CUDA program is defined, so either
 
 Only where the block still works over its threads after its loads (a thread loop over more
 than one thread follows: a tree's steps, a tile's stores), or reads the two halves of one span
-at once: a block that reads one stream per array and then only stores has the next block's loads
-follow at once, in the streams the hardware prefetcher already follows, and asking for them only costs (the
-SDK's integer tree, which ``reassociate-reductions`` sums as the loads go, then one thread's
-store of the sum: 2.1x -> 1.35x the OpenMP reduction's time); a block that reads two halves of
-its span at once (``in[i]`` and ``in[i + blockDim.x]``) loses the hardware prefetcher even so (the
-benchmark's 512-element float tree under ``--reassociate-reductions``: 1.3-1.75 ms without the
-prefetch, 0.46-0.66 ms with it, against 0.86 ms for the OpenMP reduction; docs/PERFORMANCE.md).
+at once.  A block that reads one stream per array and then only stores has the next block's
+loads follow at once, in the streams the hardware prefetcher already follows, and asking for
+them only costs (the SDK's integer tree, which ``reassociate-reductions`` sums as the loads go,
+then one thread's store of the sum: 2.1x -> 1.35x the OpenMP reduction's time).  A block that
+reads two halves of its span at once (``in[i]`` and ``in[i + blockDim.x]``) loses the hardware
+prefetcher even so (the benchmark's 512-element float tree under ``--reassociate-reductions``:
+1.3-1.75 ms without the prefetch, 0.46-0.66 ms with it, against 0.86 ms for the OpenMP
+reduction; docs/PERFORMANCE.md).
 
 After the last thread loop with a stream the block computes its successor
 (``moccuda::next_block``) and, when that block is in the grid, calls
@@ -63,8 +64,9 @@ from dataclasses import dataclass, replace
 from barrier.liveness import assigned_symbols, fresh_name
 from foundation import ir
 from foundation.integer_types import int_literal, unpromoted_integer_kind
-from openmp_emit.thread_indices import IndexResolver, integer_kind_of, integer_literal_kind, literal_value, usual_conversion
 from foundation.passes import PassContext, map_kernels, register
+from openmp_emit.thread_indices import (IndexResolver, integer_kind_of, integer_literal_kind, literal_value,
+                                        usual_conversion)
 
 #: Streams prefetched per kernel at most: each costs a few instructions per block.
 MAX_STREAMS = 8
@@ -103,7 +105,10 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
                 streams.extend(found)
                 after = position
     streams = streams[:MAX_STREAMS]
-    if not streams or not (_parts_of_one_span(streams, grid.block_extent) or _work_follows(grid.body.stmts[after + 1:], grid.block_extent)):
+    if not streams:
+        return kernel
+    if not (_parts_of_one_span(streams, grid.block_extent)
+            or _work_follows(grid.body.stmts[after + 1:], grid.block_extent)):
         return kernel
     used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
     prefetch = _prefetch_statement(streams, used, ctx, grid.loc)

@@ -559,10 +559,12 @@ inline bool subscript_exact(Exact exact, unsigned x0, unsigned x1, unsigned y0, 
         return true;
     const exact_int least = std::numeric_limits<T>::min(), most = std::numeric_limits<T>::max();
     const unsigned xs[2] = {x0, x1 - 1}, ys[2] = {y0, y1 - 1}, zs[2] = {z0, z1 - 1};
-    for (unsigned z : zs)
-        for (unsigned y : ys)
-            for (unsigned x : xs) {
-                const exact_int value = exact(exact_int(x), exact_int(y), exact_int(z));
+    // A dimension of one thread has one corner: the flat schedule tests every chunk of one row.
+    const unsigned nx = x1 - x0 > 1 ? 2 : 1, ny = y1 - y0 > 1 ? 2 : 1, nz = z1 - z0 > 1 ? 2 : 1;
+    for (unsigned k = 0; k < nz; ++k)
+        for (unsigned j = 0; j < ny; ++j)
+            for (unsigned i = 0; i < nx; ++i) {
+                const exact_int value = exact(exact_int(xs[i]), exact_int(ys[j]), exact_int(zs[k]));
                 if (value < least || value > most)
                     return false;
             }
