@@ -405,6 +405,24 @@ class ThreadLoop(Stmt):
     #: Subscripts that C++ computes in 32-bit arithmetic and that the loop also runs computed in
     #: 64 bits, behind a block-level test that the two agree for every thread (``wide-subscripts``).
     wide: tuple["WideSubscript", ...] = ()
+    #: The body as a row's work and each thread's (``row-licm``): the blocks schedule computes
+    #: ``row.prelude`` once per row of the innermost dimension and runs its threads' loop only
+    #: where ``row.guard`` holds.  ``body`` stays the whole body, which other schedules run.
+    row: "RowSplit | None" = None
+
+
+@dataclass(frozen=True)
+class RowSplit(Node):
+    """A thread loop's body split at its innermost dimension (``row-licm``): the declarations
+    ``prelude``, which no index along that dimension reaches, computed once per row; ``guard``, a
+    condition of the same kind that encloses the rest of the body (None: none); ``then``, what
+    each thread of the row runs where the guard holds (or always), and ``otherwise`` where it
+    does not (None: nothing)."""
+
+    prelude: tuple[VarDecl, ...]
+    guard: Expr | None
+    then: Block
+    otherwise: Block | None = None
 
 
 @dataclass(frozen=True)

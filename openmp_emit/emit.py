@@ -313,7 +313,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.emit(f"if ({every}) {{")
         self.indent += 1
         self.emit("// Every thread of this block passes the guards: the same loop without them.")
-        print_loop(replace(s, body=s.fast_body, fast_body=None, fast_bounds=()))
+        print_loop(replace(s, body=s.fast_body, fast_body=None, fast_bounds=(), row=None))
         self.indent -= 1
         self.emit("} else {")
         self.indent += 1
@@ -366,7 +366,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
         self.indent += 1
         self.emit("// Every subscript below computed in 64 bits has the value that 32-bit arithmetic gives it:")
         self.emit("// the same loop, whose subscripts gcc follows from thread to thread.")
-        print_loop(replace(s, body=widened(s.body, s.wide, ir.Literal(_unsigned_text(first))), wide=()))
+        print_loop(replace(s, body=widened(s.body, s.wide, ir.Literal(_unsigned_text(first))), wide=(), row=None))
         self.indent -= 1
         self.emit("} else {")
         self.indent += 1
@@ -399,9 +399,57 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
                 self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner){sums}")
         index = dict(zip("xyz", self.names.thread))
         *outer, inner = s.nesting
-        for d in outer:
+        rows = s.row is not None and self.schedule == "blocks" and not self.ambient
+        for k, d in enumerate(outer):
             advance = f"{index[d]} += {steps[d]}" if d in steps else f"++{index[d]}"
-            self.emit(f"for (unsigned {index[d]} = {begins[d]}; {index[d]} < {ends[d]}; {advance})")
+            opens = " {" if rows and k == len(outer) - 1 else ""
+            self.emit(f"for (unsigned {index[d]} = {begins[d]}; {index[d]} < {ends[d]}; {advance}){opens}")
+        if rows:
+            self.row_of_threads(s, begins, ends, steps, begin_values)
+        else:
+            self.innermost_loop(s, begins, ends, steps, begin_values)
+
+    def row_of_threads(self, s: ir.ThreadLoop, begins: dict[str, str], ends: dict[str, str],
+                       steps: dict[str, str], begin_values: dict[str, str]) -> None:
+        """One row of ``s``'s threads (the caller opened the outer loops' brace): its prelude,
+        then the innermost loop over the part of the body its guard selects (``row-licm``)."""
+        row = s.row
+        index = dict(zip("xyz", self.names.thread))
+        # The prelude reads the row's thread indices (never the innermost one) as the loops' counters.
+        rows_index = {d: ir.Name(index[d]) for d in s.nesting[:-1]}
+
+        def at_row(node):
+            return ir.transform(node, lambda n: rows_index[n.dim] if isinstance(n, ir.Builtin)
+                                and n.var == "threadIdx" and n.dim in rows_index else n)
+
+        def loop_over(body: ir.Block) -> None:
+            self.innermost_loop(replace(s, body=body, row=None), begins, ends, steps, begin_values)
+
+        self.indent += 1
+        for decl in row.prelude:
+            self.stmt(at_row(decl))
+        if row.guard is None:
+            loop_over(row.then)
+        else:
+            self.emit(f"if ({print_expr(at_row(row.guard))}) {{")
+            self.indent += 1
+            loop_over(row.then)
+            self.indent -= 1
+            if row.otherwise is not None:
+                self.emit("} else {")
+                self.indent += 1
+                loop_over(row.otherwise)
+                self.indent -= 1
+            self.emit("}")
+        self.indent -= 1
+        self.emit("}")
+
+    def innermost_loop(self, s: ir.ThreadLoop, begins: dict[str, str], ends: dict[str, str],
+                       steps: dict[str, str], begin_values: dict[str, str]) -> None:
+        """The loop over ``s``'s innermost thread index, and the body."""
+        sums = f" reduction(+:{', '.join(n.name for n in s.sums)})" if s.sums else ""
+        index = dict(zip("xyz", self.names.thread))
+        inner = s.nesting[-1]
         if s.simd and self.schedule != "nested" and not self.ambient:
             self.emit(f"#pragma omp simd{sums}")
         if inner in begin_values or inner in steps:

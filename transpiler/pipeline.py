@@ -50,6 +50,7 @@ PIPELINE_ORDER = (
     "launch-regions",
     "device-math",
     "wide-subscripts",
+    "row-licm",
 )
 
 
