@@ -398,7 +398,7 @@ class KernelPrinter(CooperativePrinting, FiberPrinting, StmtPrinter):
             else:
                 self.emit(f"#pragma omp parallel for collapse(3) schedule(static) num_threads({self.names.teams}.inner){sums}")
         index = dict(zip("xyz", self.names.thread))
-        *outer, inner = s.nesting
+        outer = s.nesting[:-1]
         rows = s.row is not None and self.schedule == "blocks" and not self.ambient
         for k, d in enumerate(outer):
             advance = f"{index[d]} += {steps[d]}" if d in steps else f"++{index[d]}"

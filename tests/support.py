@@ -100,6 +100,24 @@ def build_run(result, cu: Path, workdir: Path, args: tuple[str, ...] = (), threa
     return result, run, built
 
 
+def assert_passes_per_schedule(cu: Path, workdir: Path, schedules: tuple[str, ...], threads: tuple[int, ...] = (1, 3)):
+    """Translate ``cu`` under each of ``schedules``, build it at -O3 with -Werror, and check that
+    it prints PASS with each of ``threads`` OpenMP threads; the translations, by schedule."""
+    results = {}
+    for schedule in schedules:
+        result = results[schedule] = translate_file(cu, TranslateOptions(schedule=schedule))
+        cpp = workdir / f"{cu.stem}_{schedule}.cpp"
+        cpp.write_text(result.source)
+        exe = workdir / f"{cu.stem}_{schedule}"
+        built = compile_cpp(cpp, exe, ["-Werror"], opt="-O3")
+        assert built.returncode == 0, built.stderr[-3000:]
+        for count in threads:
+            run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
+                                 env=dict(os.environ, OMP_NUM_THREADS=str(count)))
+            assert run.returncode == 0 and run.stdout.strip() == "PASS", (schedule, count, run.stdout + run.stderr)
+    return results
+
+
 #: The thread count of the corpus's second run: more OpenMP threads than the 2 cores of CI (and
 #: than most blocks' warps), so blocks run truly concurrently and interleave at every barrier.
 MANY_THREADS = 16

@@ -3,11 +3,9 @@ rows, that the programs still give the host's results, and that gcc vectorizes t
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 
-from support import PROGRAMS, compile_cpp, without_line_markers
+from support import PROGRAMS, assert_passes_per_schedule, compile_cpp, without_line_markers
 from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
@@ -28,6 +26,8 @@ def test_row_invariant_declarations_and_guards_move_to_the_row():
     assert hoisted["store_before"] == ["int part = (int)threadIdx.y / divisor", "if (part % 2 == 0)"]
     assert hoisted["planes"] == ["int plane_row = threadIdx.z * 8 + threadIdx.y",
                                  "float scale = sqrtf((float)(plane_row + 1))", "if (plane_row % 3 != 2)"]
+    # thread-order runs y innermost (unit stride along it): the row is a column, x its index
+    assert hoisted["columns"] == ["int column = threadIdx.x", "int picked = column * 7 % modulus", "if (picked < 3)"]
     # a guard read from memory, one on a variable the loop assigns, and rows that bounds folded
     # along x may leave empty: per thread
     assert hoisted["per_thread"] == [] and hoisted["bounded_rows"] == []
@@ -42,20 +42,10 @@ def test_only_the_blocks_schedule_splits_rows():
 
 
 def test_programs_give_the_host_results(tmp_path):
-    for schedule in ("auto", "blocks", "nested"):
-        result = translate_file(ROWS, TranslateOptions(schedule=schedule))
-        cpp = tmp_path / f"rows_{schedule}.cpp"
-        cpp.write_text(result.source)
-        exe = tmp_path / f"rows_{schedule}"
-        built = compile_cpp(cpp, exe, ["-Werror"], opt="-O3")
-        assert built.returncode == 0, built.stderr[-3000:]
-        for threads in ("1", "3"):
-            run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
-                                 env=dict(os.environ, OMP_NUM_THREADS=threads))
-            assert run.returncode == 0 and run.stdout.strip() == "PASS", (schedule, run.stdout + run.stderr)
+    assert_passes_per_schedule(ROWS, tmp_path, ("auto", "blocks", "nested"))
 
 
-def test_a_row_runs_its_threads_under_the_guard_and_the_else_branch(tmp_path):
+def test_a_row_runs_its_threads_under_the_guard_and_the_else_branch():
     source = without_line_markers(translate_file(ROWS, TranslateOptions(schedule="blocks")).source)
     both = source[source.index("void both_branches("):source.index("void store_before(")]
     # the guard once per row, around a loop over the row's threads for each branch

@@ -4,11 +4,9 @@ the loop back to 32-bit arithmetic), and that gcc vectorizes the loops it makes.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 
-from support import PROGRAMS, compile_cpp, without_line_markers
+from support import PROGRAMS, assert_passes_per_schedule, compile_cpp, without_line_markers
 from foundation.options import TranslateOptions
 from transpiler.translate import translate_file
 
@@ -36,18 +34,8 @@ def test_subscripts_through_unsigned_arithmetic_are_widened():
 
 
 def test_programs_give_the_host_results_also_where_a_subscript_wraps(tmp_path):
-    for schedule in ("auto", "blocks"):
-        result = translate_file(WIDE, TranslateOptions(schedule=schedule))
+    for result in assert_passes_per_schedule(WIDE, tmp_path, ("auto", "blocks")).values():
         assert result.source.count("moccuda::subscript_exact<") >= 5
-        cpp = tmp_path / f"wide_{schedule}.cpp"
-        cpp.write_text(result.source)
-        exe = tmp_path / f"wide_{schedule}"
-        built = compile_cpp(cpp, exe, ["-Werror"], opt="-O3")
-        assert built.returncode == 0, built.stderr[-3000:]
-        for threads in ("1", "3"):
-            run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
-                                 env=dict(os.environ, OMP_NUM_THREADS=threads))
-            assert run.returncode == 0 and run.stdout.strip() == "PASS", (schedule, run.stdout + run.stderr)
 
 
 def test_gcc_vectorizes_the_widened_loops(tmp_path):

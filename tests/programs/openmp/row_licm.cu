@@ -57,6 +57,16 @@ __global__ void planes(float *out)
         out[at] = scale * threadIdx.x;
 }
 
+// Memory indexed with unit stride along threadIdx.y: thread-order runs y innermost, and the
+// row is a column of the block, its guard on threadIdx.x.
+__global__ void columns(int *out, int modulus)
+{
+    int column = threadIdx.x;
+    int picked = (column * 7) % modulus;
+    if (picked < 3)
+        out[threadIdx.x * blockDim.y + threadIdx.y] = picked * 100 + threadIdx.y;
+}
+
 // Guards row-licm must leave per thread: one read from memory, one on a variable the loop
 // changes, and one under bounds folded along the rows' own dimension.
 __global__ void per_thread(const int *flags, int *out, int n)
@@ -150,6 +160,18 @@ int main()
                 same &= plane_out[(z * 8 + y) * 4 + x] == expect;
             }
     failures += check("planes", same);
+
+    int *cells;
+    cudaMallocManaged(&cells, sizeof(int) * bx * by);
+    for (int i = 0; i < bx * by; i++)
+        cells[i] = -1;
+    columns<<<1, dim3(bx, by)>>>(cells, 5);
+    cudaDeviceSynchronize();
+    same = true;
+    for (int x = 0; x < bx; x++)
+        for (int y = 0; y < by; y++)
+            same &= cells[x * by + y] == ((x * 7) % 5 < 3 ? (x * 7) % 5 * 100 + y : -1);
+    failures += check("columns", same);
 
     int *flags, *counts;
     cudaMallocManaged(&flags, sizeof(int) * by);
