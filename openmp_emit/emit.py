@@ -534,6 +534,11 @@ def _unsigned_text(text: str) -> str:
     return "0u" if text == "0" else text
 
 
+#: MocCUDA's attributes for a function holding thread loops (cuda2cpu_device.h): g++ keeps a
+#: copy over a row of threads a loop instead of calling memcpy for it.
+KERNEL_ATTRIBUTES = "MOCCUDA_KERNEL"
+
+
 def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     params = ["moccuda::LaunchConfig launch"] + [_declare_param(p) for p in kernel.params]
     head = head or (f"{kernel.qualifiers} " if kernel.qualifiers else "")
@@ -560,6 +565,8 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
     args = ", ".join(["launch"] + [p.name for p in kernel.params])
     if kernel.template:
         printer.emit(kernel.template)
+    # The function that holds the thread loops: compiled without loop-to-library-call patterns.
+    printer.emit(KERNEL_ATTRIBUTES)
     if team:
         printer.emit(f"{kernel_signature(kernel, team_function_name(kernel.name), 'static ')}")
         printer.emit("{")

@@ -123,6 +123,18 @@ inline __host__ __device__ void __nanosleep(unsigned int ns)
 }
 
 #ifndef __CUDA2CPU_PARSE__
+/* Before each translated kernel function.  Its loops over a block's threads are rows of 16 to
+ * 1024 elements, and g++ turns a copy or fill over a row of unknown length into a call of memcpy
+ * or memset (-ftree-loop-distribute-patterns, on from -O2), which costs more than the copy at a
+ * row of 16 floats and splits a loop that also computes into several (Rodinia hotspot's and nw's
+ * tile loads and copy-backs: the whole programs 6% faster without).  Kernels are compiled without
+ * it; host code keeps it (at -O2, g++ does not vectorize a fill loop of unknown length). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#define MOCCUDA_KERNEL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define MOCCUDA_KERNEL
+#endif
+
 namespace moccuda {
 
 /* Placement new in device code (`new (p) T(args)`, `new (p) T{args}`), as cuda2cpu writes it. */
