@@ -86,7 +86,7 @@ def test_template_kernel_stays_a_template(tmp_path):
         template <typename T, int B>
         __global__ void k(T *a) { __shared__ T s[B]; s[threadIdx.x] = a[threadIdx.x]; __syncthreads(); a[threadIdx.x] = s[0]; }
         void run(float *p) { k<float, 64><<<1, 64>>>(p); }""")
-    assert "template <typename T, int B>\nvoid k(moccuda::LaunchConfig launch, T *a)" in r.source
+    assert "template <typename T, int B>\nMOCCUDA_KERNEL\nvoid k(moccuda::LaunchConfig launch, T *a)" in r.source
     assert "T s[B];" in r.source
     assert "k<float, 64>(moccuda::LaunchConfig(1, 64), p);" in r.source
 

@@ -10,6 +10,7 @@
 // Dynamic shared memory sized at launch, 2-D blocks, and a value that lives across a barrier.
 #include <cstdio>
 
+MOCCUDA_KERNEL
 void transpose_tile(moccuda::LaunchConfig launch, const float *in, float *out, int width)
 {
     moccuda::check_assumed_block(launch, 16u, 16u, 1u, "dynamic_shared_2d.cu:4:17", "transpose_tile");

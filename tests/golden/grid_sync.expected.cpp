@@ -16,6 +16,7 @@
 
 namespace cg = cooperative_groups;
 
+MOCCUDA_KERNEL
 void steps(moccuda::LaunchConfig launch, float *x, float *y, int n)
 {
     if (moccuda::launch_captured(launch, [=] { steps(moccuda::replayed(launch), x, y, n); })) return;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <cuda_runtime.h>
 
+MOCCUDA_KERNEL
 static void relax__team(moccuda::LaunchConfig launch, const float *in, float *out, int n)
 {
     // Run by every thread of a team: the grid loop is shared among them.

@@ -11,6 +11,7 @@
 #include <cstdio>
 #define BLOCK 128
 
+MOCCUDA_KERNEL
 void reverse_blocks(moccuda::LaunchConfig launch, int *data, int n)
 {
     moccuda::check_assumed_block(launch, 128u, 1u, 1u, "reverse_shared.cu:5:17", "reverse_blocks");

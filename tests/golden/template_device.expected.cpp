@@ -21,6 +21,7 @@ int global_index(const uint3 threadIdx, const uint3 blockIdx, const dim3 blockDi
 __device__ float twice(float v) { return 2.0f * v; }
 
 template <typename T>
+MOCCUDA_KERNEL
 void scale(moccuda::LaunchConfig launch, T *x, T factor, int n)
 {
     moccuda::check_assumed_block(launch, 128u, 1u, 1u, "template_device.cu:15:17", "scale");
@@ -51,6 +52,7 @@ void scale(moccuda::LaunchConfig launch, T *x, T factor, int n)
 }
 #line 22 "template_device.cu"
 
+MOCCUDA_KERNEL
 void doubled(moccuda::LaunchConfig launch, float *x)
 {
     moccuda::check_assumed_block(launch, 32u, 1u, 1u, "template_device.cu:23:17", "doubled");

@@ -10,6 +10,7 @@
 // A map with a guard: no barrier, one thread loop.
 #include <cstdio>
 
+MOCCUDA_KERNEL
 void vecadd(moccuda::LaunchConfig launch, const float *a, const float *b, float *c, int n)
 {
     moccuda::check_assumed_block(launch, 256u, 1u, 1u, "vecadd.cu:4:17", "vecadd");

@@ -11,6 +11,7 @@
 // keeps its own loop state (done_LINE) and the block loops while any thread is still in.
 #include <cuda_runtime.h>
 
+MOCCUDA_KERNEL
 void row_sums(moccuda::LaunchConfig launch, const float *m, int rows, float *out)
 {
     moccuda::check_assumed_block(launch, 64u, 1u, 1u, "warp_loop.cu:5:17", "row_sums");

@@ -11,6 +11,7 @@
 // (its `if` is uniform per warp, not per block, so each thread records it in a predicate).
 #include <cuda_runtime.h>
 
+MOCCUDA_KERNEL
 void block_sum(moccuda::LaunchConfig launch, const float *in, float *out)
 {
     moccuda::check_assumed_block(launch, 128u, 1u, 1u, "warp_reduce.cu:5:17", "block_sum");
