@@ -129,10 +129,12 @@ inline __host__ __device__ void __nanosleep(unsigned int ns)
  * row of 16 floats and splits a loop that also computes into several (Rodinia hotspot's and nw's
  * tile loads and copy-backs: the whole programs 6% faster without).  Kernels are compiled without
  * it; host code keeps it (at -O2, g++ does not vectorize a fill loop of unknown length). */
+#ifndef MOCCUDA_KERNEL /* -DMOCCUDA_KERNEL= compiles kernels as host code is */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #define MOCCUDA_KERNEL __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #else
 #define MOCCUDA_KERNEL
+#endif
 #endif
 
 namespace moccuda {
