@@ -100,6 +100,11 @@ def row_split(loop: ir.ThreadLoop, ctx: PassContext) -> ir.RowSplit | None:
             or any(isinstance(n, _EXITS) for n in loop.body.walk())):
         return None
     stmts = loop.body.stmts
+    # Only a last `if` or a declaration that calls a function can be worth moving: most loops
+    # have neither, and need no walk over their body.
+    if not (stmts and isinstance(stmts[-1], ir.If)) and not any(
+            isinstance(s, ir.VarDecl) and s.init is not None and ir.contains(s.init, ir.Call) for s in stmts):
+        return None
     rule = _RowInvariance(loop, ctx, inner)
     invariant: dict[int, ir.VarDecl] = {}
     for s in stmts:
@@ -107,9 +112,9 @@ def row_split(loop: ir.ThreadLoop, ctx: PassContext) -> ir.RowSplit | None:
             invariant[s.sym] = s
     last = stmts[-1] if stmts else None
     guard = last.cond if isinstance(last, ir.If) and not last.constexpr and rule.expr(last.cond, invariant) else None
-    wanted = set(_needed(guard, invariant)) if guard is not None else set()
+    wanted = _needed(guard, invariant) if guard is not None else set()
     for sym, decl in invariant.items():
-        if any(isinstance(n, ir.Call) for n in decl.init.walk()):
+        if ir.contains(decl.init, ir.Call):
             wanted |= _needed(decl.init, invariant) | {sym}
     if not wanted:
         return None
@@ -162,12 +167,13 @@ def _effect_free(s: ir.Stmt) -> bool:
         or (isinstance(n, ir.Call) and not is_pure_function(n.func)) for n in s.init.walk())
 
 
-_FLOATING = frozenset({"float", "double", "long double", "bool"})
+#: The scalar types besides the integer ones.
+_OTHER_SCALARS = frozenset({"float", "double", "long double", "bool"})
 
 
 def _scalar(type_text: str) -> bool:
     t = plain_type(type_text)
-    return t in _FLOATING or unpromoted_integer_kind(t) is not None
+    return t in _OTHER_SCALARS or unpromoted_integer_kind(t) is not None
 
 
 @dataclass
