@@ -108,7 +108,7 @@ def _prefetch_kernel(kernel: ir.Kernel, ctx: PassContext) -> ir.Kernel:
     if not streams:
         return kernel
     if not (_parts_of_one_span(streams, grid.block_extent)
-            or _work_follows(grid.body.stmts[after + 1:], grid.block_extent)):
+            or _work_follows(grid.body.stmts[after + 1:], grid.block_extent, _block_constants(grid))):
         return kernel
     used = {n.name for n in kernel.walk() if isinstance(n, (ir.Name, ir.VarDecl, ir.Param))}
     prefetch = _prefetch_statement(streams, used, ctx, grid.loc)
@@ -135,7 +135,15 @@ def _parts_of_one_span(streams: list[Stream], extent: tuple[int | None, ...] | N
     return False
 
 
-def _work_follows(stmts: tuple[ir.Stmt, ...], extent: tuple[int | None, ...] | None) -> bool:
+def _block_constants(grid: ir.GridLoop) -> dict[int, ir.Expr]:
+    """The initializers of the block's ``const`` declarations (``const bool block_summed =
+    blockDim.y == 1u && ...``): a test of one names its value."""
+    return {s.sym: s.init for s in grid.body.stmts
+            if isinstance(s, ir.VarDecl) and s.init is not None and s.type.split()[:1] == ["const"]}
+
+
+def _work_follows(stmts: tuple[ir.Stmt, ...], extent: tuple[int | None, ...] | None,
+                  constants: dict[int, ir.Expr]) -> bool:
     """Whether the block still works over its threads after its loads: a thread loop over more
     than one thread (a tree's steps, a tile's stores).  Without such work the next block's loads
     follow at once, in the stream the hardware prefetcher already follows, and asking for them
@@ -144,47 +152,52 @@ def _work_follows(stmts: tuple[ir.Stmt, ...], extent: tuple[int | None, ...] | N
     (the reduction's own test of a power-of-two 1-D block) counts by the branch taken."""
     for stmt in stmts:
         if isinstance(stmt, ir.If):
-            decided = _decided(stmt.cond, extent)
+            decided = _decided(stmt.cond, extent, constants)
             if decided is not None:
                 branch = stmt.then if decided else stmt.otherwise
                 if branch is not None and _work_follows(branch.stmts if isinstance(branch, ir.Block) else (branch,),
-                                                        extent):
+                                                        extent, constants):
                     return True
                 continue
         loops = [stmt] if isinstance(stmt, ir.ThreadLoop) else [n for n in stmt.walk() if isinstance(n, ir.ThreadLoop)]
-        if any(not _one_thread(loop, extent) for loop in loops):
+        if any(not _one_thread(loop, extent, constants) for loop in loops):
             return True
     return False
 
 
-def _one_thread(loop: ir.ThreadLoop, extent: tuple[int | None, ...] | None) -> bool:
+def _one_thread(loop: ir.ThreadLoop, extent: tuple[int | None, ...] | None, constants: dict[int, ir.Expr]) -> bool:
     """Whether the constant block size and the loop's folded bounds leave it one thread (the
     ``if (tid == 0)`` of a block's result)."""
     if extent is None or any(d is None for d in extent):
         return False
     counts = dict(zip("xyz", extent))
     for bound in loop.bounds:
-        first, limit = _constant(bound.first, extent), _constant(bound.limit, extent)
+        first, limit = _constant(bound.first, extent, constants), _constant(bound.limit, extent, constants)
         if bound.lower or first is None or limit is None:
             continue
         counts[bound.dim] = min(counts[bound.dim], max(0, limit - first + (1 if bound.inclusive else 0)))
     return counts["x"] * counts["y"] * counts["z"] <= 1
 
 
-def _decided(cond: ir.Expr, extent: tuple[int | None, ...] | None) -> bool | None:
-    """The value of a condition on ``blockDim`` and integer literals when the block size is the
-    constant ``extent``, else None."""
-    value = _constant(cond, extent)
+def _decided(cond: ir.Expr, extent: tuple[int | None, ...] | None, constants: dict[int, ir.Expr]) -> bool | None:
+    """The value of a condition on ``blockDim``, integer literals and the block's ``constants``
+    when the block size is the constant ``extent``, else None."""
+    value = _constant(cond, extent, constants)
     return None if value is None else value != 0
 
 
-def _constant(e: ir.Expr, extent: tuple[int | None, ...] | None) -> int | None:
+def _constant(e: ir.Expr, extent: tuple[int | None, ...] | None, constants: dict[int, ir.Expr]) -> int | None:
+    if isinstance(e, ir.Name) and e.sym in constants:
+        return _constant(constants[e.sym], extent, constants)
+    if isinstance(e, ir.Unary) and e.op == "!":
+        value = _constant(e.operand, extent, constants)
+        return None if value is None else int(not value)
     if isinstance(e, ir.Literal):
         return int_literal(e.text)
     if isinstance(e, ir.Builtin) and e.var == "blockDim" and extent is not None and e.dim in "xyz" and e.dim:
         return extent["xyz".index(e.dim)]
     if isinstance(e, ir.Binary):
-        a, b = _constant(e.lhs, extent), _constant(e.rhs, extent)
+        a, b = _constant(e.lhs, extent, constants), _constant(e.rhs, extent, constants)
         if a is None or b is None:
             return None
         ops = {"==": lambda: int(a == b), "!=": lambda: int(a != b), "&&": lambda: int(bool(a) and bool(b)),

@@ -325,20 +325,37 @@ def _block_sum(tree: Tree, used: set[str], ctx: PassContext) -> ir.Stmt:
 
 
 def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], ctx: PassContext) -> list[ir.Stmt]:
-    """The thread loop ``fill`` that stores ``a[tid]`` adds each stored value to a per-block sum
+    """The thread loop ``fill`` that stores ``a[tid] = value`` adds each value to a per-block sum
     (a reduction of its SIMD lanes), and the tree becomes ``a[0] = sum`` where the loop's threads
-    are exactly the tree's entries: ``[block_sum decl, fill + sum, if (whole) a[0] = sum; else tree]``."""
+    are exactly the tree's entries.  There the stores are dead (nothing reads ``a[1 ..]`` after
+    the tree, and ``a[0]`` is overwritten), so the loop stores only where the tree still runs::
+
+        const bool block_summed = <the loop's threads are the tree's entries>;
+        block_sum decl;
+        fill { ...; T value = ...; if (!block_summed) a[tid] = value; block_sum += (U)value; }
+        if (block_summed) a[0] = (T)block_sum; else tree
+
+    ``block_summed`` depends on the block's shape only, so g++ moves the test out of the loop
+    (it folds it where ``constant-block`` made the shape a constant)."""
     loc = tree.loop.loc
     kind = integer_kind(tree.element)
     accumulate = tree.element if kind is None else UNSIGNED_OF_WIDTH[kind[1]]
     array = ir.Name(tree.array.name, tree.array.sym, loc=loc)
     sum_name = fresh_name("block_sum", used)
     total = ir.Name(sum_name, ctx.fresh_sym(sum_name, accumulate, "local", loc), loc=loc)
-    stored: ir.Expr = ir.Index(array, index, loc=loc)
-    if kind is not None:
-        stored = ir.Cast(accumulate, stored, loc=loc)
-    add = ir.ExprStmt(ir.Assign("+=", total, stored, loc=loc), loc=loc)
-    summing = replace(fill, body=replace(fill.body, stmts=fill.body.stmts + (add,)), sums=(total,))
+    summed_name = fresh_name("block_summed", used | {sum_name})
+    summed = ir.Name(summed_name, ctx.fresh_sym(summed_name, "bool", "local", loc), loc=loc)
+    value_name = fresh_name("value", used | {sum_name, summed_name})
+    value = ir.Name(value_name, ctx.fresh_sym(value_name, tree.element, "local", loc), loc=loc)
+    *before, last = fill.body.stmts
+    fill_store = last.expr
+    own_value = ir.VarDecl(value.sym, value_name, tree.element, fill_store.value, loc=last.loc)
+    store_unless_summed = ir.If(ir.Unary("!", summed, loc=loc),
+                                ir.ExprStmt(replace(fill_store, value=value), loc=last.loc), loc=last.loc)
+    added: ir.Expr = value if kind is None else ir.Cast(accumulate, value, loc=loc)
+    add = ir.ExprStmt(ir.Assign("+=", total, added, loc=loc), loc=loc)
+    summing = replace(fill, body=replace(fill.body, stmts=(*before, own_value, store_unless_summed, add)),
+                      sums=(total,))
     result = total if kind is None else ir.Cast(tree.element, total, loc=loc)
     store = ir.ExprStmt(ir.Assign("=", ir.Index(array, ir.Literal("0", loc=loc), loc=loc), result, loc=loc), loc=loc)
     # The loop's threads are blockDim.x entries: the tree's when it sums exactly those.
@@ -350,9 +367,9 @@ def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], 
     else:
         whole = ir.Binary("==", x, ir.Literal(f"{2 * tree.first_stride}u", loc=loc), loc=loc)
     one_dimensional = ir.Binary("&&", ir.Binary("==", y, one, loc=loc), ir.Binary("==", z, one, loc=loc), loc=loc)
-    return [ir.VarDecl(total.sym, sum_name, accumulate, ir.Literal("0", loc=loc), loc=loc), summing,
-            ir.If(ir.Binary("&&", one_dimensional, whole, loc=loc), ir.Block((store,), loc=loc),
-                  ir.Block((tree.loop,), loc=loc), loc=loc)]
+    return [ir.VarDecl(summed.sym, summed_name, "const bool", ir.Binary("&&", one_dimensional, whole, loc=loc), loc=loc),
+            ir.VarDecl(total.sym, sum_name, accumulate, ir.Literal("0", loc=loc), loc=loc), summing,
+            ir.If(summed, ir.Block((store,), loc=loc), ir.Block((tree.loop,), loc=loc), loc=loc)]
 
 
 # ------------------------------------------------------------------------------ shape tests

@@ -8,6 +8,8 @@ alone exactly in both modes)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from support import PROGRAMS, build_run, run_cli
@@ -43,7 +45,12 @@ def test_the_flag_sums_the_trees_it_recognises_and_leaves_the_others():
     # sum_after_copy's does more after it, so its sum is a loop of its own.
     assert _summed_kernels(result.program, ir.ThreadLoop) == {"sum_sdk", "sum_double_constant", "sum_int"}
     assert _summed_kernels(result.program, ir.SimdReduction) == {"sum_after_copy"}
-    assert "unsigned int block_sum = 0;" in result.source and "block_sum += (unsigned int)sdata[tid];" in result.source
+    assert "unsigned int block_sum = 0;" in result.source and "block_sum += (unsigned int)value;" in result.source
+    # Where the sum replaces the tree, the fill's stores are dead (only a[0] is read after it,
+    # and it receives the sum): the loop stores only for blocks whose tree still runs.
+    assert "const bool block_summed = blockDim.y == 1u && blockDim.z == 1u" in result.source
+    assert re.search(r"if \(!block_summed\) \{\n *sdata\[tid\] = value;", result.source)
+    assert "if (block_summed) {" in result.source
     assert "blockDim.x == 128u" in result.source  # a constant first stride: its entries are the threads'
 
 

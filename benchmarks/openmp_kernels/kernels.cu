@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 #include <cuda_runtime.h>
@@ -84,24 +85,40 @@ long long reduce_openmp_int(const int *in, int n);
 void triad_openmp(float *a, const float *b, const float *c, float scalar, int n);
 void empty_parallel_for(int iterations);
 
-template <class F>
-static double best_seconds(int repeat, F &&run)
-{
-    std::vector<double> times;
-    for (int r = 0; r < repeat; ++r) {
-        auto t0 = std::chrono::steady_clock::now();
-        run();
-        cudaDeviceSynchronize();
-        times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];  // median
-}
+// One way of computing a benchmark's result: it runs once and returns a value to check.
+struct Variant {
+    const char *name;
+    std::function<double()> run;
+};
 
 static void report(const char *bench, const char *variant, double seconds, double check)
 {
     printf("{\"bench\": \"%s\", \"variant\": \"%s\", \"seconds\": %.6g, \"check\": %.9g}\n", bench, variant, seconds, check);
     fflush(stdout);
+}
+
+// Times the variants in turns (each runs once per repetition, in the order given) and reports
+// the median of each, divided by `per_run`.  In turns, not one variant's repetitions after the
+// other's: the second would otherwise run in the cache and clock state the first left behind.
+// Returns the last value each variant computed.
+static std::vector<double> time_in_turns(const char *bench, int repeat, const std::vector<Variant> &variants,
+                                         double per_run = 1.0)
+{
+    std::vector<std::vector<double>> times(variants.size());
+    std::vector<double> checks(variants.size());
+    for (int r = 0; r < repeat; ++r) {
+        for (size_t v = 0; v < variants.size(); ++v) {
+            auto t0 = std::chrono::steady_clock::now();
+            checks[v] = variants[v].run();
+            cudaDeviceSynchronize();
+            times[v].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+    }
+    for (size_t v = 0; v < variants.size(); ++v) {
+        std::sort(times[v].begin(), times[v].end());
+        report(bench, variants[v].name, times[v][times[v].size() / 2] / per_run, checks[v]);
+    }
+    return checks;
 }
 
 int main(int argc, char **argv)
@@ -111,6 +128,12 @@ int main(int argc, char **argv)
     const int repeat = argc > 3 ? atoi(argv[3]) : 7;
     const char *only = argc > 4 ? argv[4] : "all";  // "all", "translated" (kernels only)
     const bool baselines = std::string(only) == "all";
+    // The translated variant, and the baselines after it where they are wanted.
+    auto variants = [&](std::vector<Variant> all) {
+        if (!baselines)
+            all.resize(1);
+        return all;
+    };
 
     // Matrix multiply.
     std::vector<float> A((size_t)n_mat * n_mat), B(A.size()), C(A.size()), R(A.size());
@@ -119,37 +142,30 @@ int main(int argc, char **argv)
         B[i] = (float)((i * 5) % 11) - 5.0f;
     }
     dim3 block(TILE, TILE), grid(n_mat / TILE, n_mat / TILE);
-    double t = best_seconds(repeat, [&] { matmul_tiled<<<grid, block>>>(A.data(), B.data(), C.data(), n_mat); });
-    report("matmul", "translated", t, C[(size_t)n_mat * n_mat / 2 + 3]);
-    if (baselines) {
-        t = best_seconds(repeat, [&] { matmul_mcuda_style(A.data(), B.data(), R.data(), n_mat); });
-        report("matmul", "mcuda_style", t, R[(size_t)n_mat * n_mat / 2 + 3]);
-        t = best_seconds(repeat, [&] { matmul_mcuda_independent(A.data(), B.data(), R.data(), n_mat); });
-        report("matmul", "mcuda_independent", t, R[(size_t)n_mat * n_mat / 2 + 3]);
-        t = best_seconds(repeat, [&] { matmul_openmp_blocked(A.data(), B.data(), R.data(), n_mat); });
-        report("matmul", "openmp", t, R[(size_t)n_mat * n_mat / 2 + 3]);
-    }
+    const size_t probe = (size_t)n_mat * n_mat / 2 + 3;
+    time_in_turns("matmul", repeat, variants({
+        {"translated", [&] { matmul_tiled<<<grid, block>>>(A.data(), B.data(), C.data(), n_mat);
+                             cudaDeviceSynchronize(); return (double)C[probe]; }},
+        {"mcuda_style", [&] { matmul_mcuda_style(A.data(), B.data(), R.data(), n_mat); return (double)R[probe]; }},
+        {"mcuda_independent", [&] { matmul_mcuda_independent(A.data(), B.data(), R.data(), n_mat); return (double)R[probe]; }},
+        {"openmp", [&] { matmul_openmp_blocked(A.data(), B.data(), R.data(), n_mat); return (double)R[probe]; }},
+    }));
 
     // Reduction.
     std::vector<float> in(n_vec);
     for (int i = 0; i < n_vec; ++i) in[i] = (float)(i % 17) * 0.25f;
     const int blocks = (n_vec + 511) / 512;
     std::vector<float> partial(blocks);
-    double sum = 0.0;
-    t = best_seconds(repeat, [&] {
-        reduce256<<<blocks, 256>>>(in.data(), partial.data(), n_vec);
-        cudaDeviceSynchronize();
-        double s = 0.0;
-        for (int b = 0; b < blocks; ++b) s += partial[b];
-        sum = s;
-    });
-    report("reduction", "translated", t, sum);
-    if (baselines) {
-        t = best_seconds(repeat, [&] { sum = reduce_openmp(in.data(), n_vec); });
-        report("reduction", "openmp", t, sum);
-        t = best_seconds(repeat, [&] { sum = reduce_tree_by_hand(in.data(), partial.data(), n_vec); });
-        report("reduction", "tree_by_hand", t, sum);
-    }
+    time_in_turns("reduction", repeat, variants({
+        {"translated", [&] {
+             reduce256<<<blocks, 256>>>(in.data(), partial.data(), n_vec);
+             cudaDeviceSynchronize();
+             double s = 0.0;
+             for (int b = 0; b < blocks; ++b) s += partial[b];
+             return s; }},
+        {"openmp", [&] { return (double)reduce_openmp(in.data(), n_vec); }},
+        {"tree_by_hand", [&] { return (double)reduce_tree_by_hand(in.data(), partial.data(), n_vec); }},
+    }));
 
     // The SDK reduction over integers: exact, so the translated sum must equal the serial one and
     // the OpenMP reduction's bit for bit.
@@ -161,43 +177,34 @@ int main(int argc, char **argv)
     }
     const int sdk_blocks = (n_vec + 255) / 256;
     std::vector<int> partial_int(sdk_blocks);
-    long long isum = 0;
-    t = best_seconds(repeat, [&] {
-        reduce_sdk<<<sdk_blocks, 256>>>(in_int.data(), partial_int.data(), n_vec);
-        cudaDeviceSynchronize();
-        long long s = 0;
-        for (int b = 0; b < sdk_blocks; ++b) s += partial_int[b];
-        isum = s;
-    });
-    report("reduction_sdk", "translated", t, (double)isum);
-    if (isum != expected) {
-        fprintf(stderr, "reduction_sdk: translated sum %lld, expected %lld\n", isum, expected);
-        return 1;
-    }
-    if (baselines) {
-        t = best_seconds(repeat, [&] { isum = reduce_openmp_int(in_int.data(), n_vec); });
-        report("reduction_sdk", "openmp", t, (double)isum);
-        if (isum != expected) {
-            fprintf(stderr, "reduction_sdk: OpenMP sum %lld, expected %lld\n", isum, expected);
+    std::vector<double> sums = time_in_turns("reduction_sdk", repeat, variants({
+        {"translated", [&] {
+             reduce_sdk<<<sdk_blocks, 256>>>(in_int.data(), partial_int.data(), n_vec);
+             cudaDeviceSynchronize();
+             long long s = 0;
+             for (int b = 0; b < sdk_blocks; ++b) s += partial_int[b];
+             return (double)s; }},
+        {"openmp", [&] { return (double)reduce_openmp_int(in_int.data(), n_vec); }},
+    }));
+    for (double s : sums) {
+        if (s != (double)expected) {
+            fprintf(stderr, "reduction_sdk: sum %.17g, expected %lld\n", s, expected);
             return 1;
         }
     }
 
     // Vector add against a STREAM-style triad over arrays of the same size.
     std::vector<float> a(n_vec, 1.0f), b(n_vec, 2.0f), c(n_vec, 0.0f);
-    t = best_seconds(repeat, [&] { vecadd<<<(n_vec + 255) / 256, 256>>>(a.data(), b.data(), c.data(), n_vec); });
-    report("vecadd", "translated", t, c[n_vec / 3]);
-    if (baselines) {
-        t = best_seconds(repeat, [&] { triad_openmp(c.data(), a.data(), b.data(), 3.0f, n_vec); });
-        report("vecadd", "triad", t, c[n_vec / 3]);
-    }
+    time_in_turns("vecadd", repeat, variants({
+        {"translated", [&] { vecadd<<<(n_vec + 255) / 256, 256>>>(a.data(), b.data(), c.data(), n_vec);
+                             cudaDeviceSynchronize(); return (double)c[n_vec / 3]; }},
+        {"triad", [&] { triad_openmp(c.data(), a.data(), b.data(), 3.0f, n_vec); return (double)c[n_vec / 3]; }},
+    }));
 
     // Launch overhead: 1,000 launches of an empty 1x1 kernel against 1,000 empty parallel loops.
-    t = best_seconds(repeat, [&] { for (int r = 0; r < 1000; ++r) empty_kernel<<<1, 1>>>(); });
-    report("launch", "translated", t / 1000, 0);
-    if (baselines) {
-        t = best_seconds(repeat, [&] { for (int r = 0; r < 1000; ++r) empty_parallel_for(1); });
-        report("launch", "omp_parallel_for", t / 1000, 0);
-    }
+    time_in_turns("launch", repeat, variants({
+        {"translated", [&] { for (int r = 0; r < 1000; ++r) empty_kernel<<<1, 1>>>(); return 0.0; }},
+        {"omp_parallel_for", [&] { for (int r = 0; r < 1000; ++r) empty_parallel_for(1); return 0.0; }},
+    }), 1000.0);
     return 0;
 }
