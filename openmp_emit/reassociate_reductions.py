@@ -63,19 +63,29 @@ where ``SimdReduction`` prints as ``#pragma omp simd reduction(+:block_sum)`` be
 
 Where the statement before the tree is the thread loop that fills the array, each thread ending
 with ``sdata[tid] = value;`` (``tid`` = ``threadIdx.x``, never assigned) and touching ``sdata``
-nowhere else, without early exits, that loop sums as it stores (no second pass over the array)::
+nowhere else, without early exits, that loop sums as it loads (no second pass over the array),
+and stores only in blocks whose tree still runs: where the sum replaces the tree, nothing reads
+``sdata[1 ..]`` again and ``sdata[0]`` receives the sum, so the stores are dead::
 
     GridLoop {
         int sdata[256];
+        const bool block_summed = blockDim.y == 1u && blockDim.z == 1u && (blockDim.x & (blockDim.x - 1u)) == 0u;
         unsigned int block_sum = 0;
-        ThreadLoop [sums: block_sum] { ...; sdata[tid] = ...; block_sum += (unsigned int)sdata[tid]; }
-        if (blockDim.y == 1u && blockDim.z == 1u && (blockDim.x & (blockDim.x - 1u)) == 0u) {
+        ThreadLoop [sums: block_sum] {
+            ...; int value = ...;
+            if (!block_summed) sdata[tid] = value;
+            block_sum += (unsigned int)value;
+        }
+        if (block_summed) {
             sdata[0] = (int)block_sum;
         } else {
             for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) { ... }   // the tree, unchanged
         }
         ThreadLoop { ...; if (tid == 0) { g_odata[blockIdx.x] = sdata[0]; } }
     }
+
+``block_summed`` depends on the block's shape alone: g++ moves its test out of the loop, and folds
+it where ``constant-block`` made the shape a constant, leaving the OpenMP reduction's loop.
 
 ``ThreadLoop.sums`` prints as ``reduction(+:block_sum)`` on the loop's ``omp simd`` (or, under
 the nested schedule, its ``omp for``); a constant first stride ``C`` then needs

@@ -56,6 +56,9 @@ SECTIONS = {
               "pointer attributes, device memory limit, cudaDeviceReset",
     "large_copies": "copies and fills of several MiB into fresh and into written memory (the runtime "
                     "maps the destination's pages first), at unaligned destinations and sizes",
+    "huge_pages": "allocations of 2 MiB and more start on a 2 MiB boundary and are advised for "
+                  "transparent huge pages (smaps' VmFlags); smaller ones are not; the device "
+                  "memory counts the bytes asked for",
     "symbols": "cudaMemcpyToSymbol/FromSymbol with offsets, bounds and directions; symbol address and size",
     "events": "event timing is positive and plausible; untimed, unrecorded and destroyed events; "
               "streams, priorities and callbacks",

@@ -29,6 +29,13 @@ struct Allocation {
 // CUDA aligns allocations to at least 256 bytes; cudaMallocPitch rows to 512 bytes.
 constexpr size_t allocation_alignment = 256;
 constexpr size_t pitch_alignment = 512;
+// Allocations of at least this many bytes start on a 2 MiB boundary, span whole 2 MiB units and
+// ask the kernel for transparent huge pages (where it backs them only when asked: "madvise" in
+// /sys/kernel/mm/transparent_hugepage/enabled, Debian's and Ubuntu's default).  A GPU maps device
+// memory in large pages too; on the CPU, a kernel that walks a big array across its rows (Rodinia
+// nw's anti-diagonal tiles of a 268 MB matrix, a row of 64 KiB per tile row) misses the TLB on
+// nearly every row with 4 KiB pages, and each 4 KiB page costs a fault when first written.
+constexpr size_t huge_page_bytes = size_t(2) << 20;
 
 std::mutex mutex;
 std::map<uintptr_t, Allocation> allocations;  // by start address, for range lookups
@@ -65,7 +72,14 @@ cudaError_t allocate(void **ptr, size_t size, Kind kind, unsigned int flags)
             return fail(cudaErrorMemoryAllocation);
         device_bytes += size;
     }
-    void *p = aligned_alloc(allocation_alignment, rounded);
+    size_t alignment = allocation_alignment;
+    if (rounded >= huge_page_bytes && round_up(rounded, huge_page_bytes, &rounded))
+        alignment = huge_page_bytes;
+    void *p = aligned_alloc(alignment, rounded);
+#ifdef MADV_HUGEPAGE
+    if (p != nullptr && alignment == huge_page_bytes)
+        madvise(p, rounded, MADV_HUGEPAGE);  // a hint: errors change nothing
+#endif
     std::lock_guard<std::mutex> guard(mutex);
     if (p == nullptr) {
         if (counted)

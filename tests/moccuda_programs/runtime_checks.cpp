@@ -8,11 +8,13 @@
 #include <cmath>
 #include <cstdio>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+#include <sys/mman.h>
 
 #include "check.h"
 
@@ -770,6 +772,51 @@ static int large_copies()
     return 0;
 }
 
+// Whether the VmFlags of the mapping that holds `p` (/proc/self/smaps) include `flag`.
+static bool mapping_has_flag(const void *p, const char *flag)
+{
+    FILE *smaps = fopen("/proc/self/smaps", "r");
+    if (smaps == nullptr)
+        return false;
+    const uintptr_t address = reinterpret_cast<uintptr_t>(p);
+    bool inside = false, found = false;
+    char line[512];
+    while (!found && fgets(line, sizeof line, smaps)) {
+        unsigned long start, end;
+        if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+            inside = start <= address && address < end;
+        else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            std::string flags = std::string(" ") + (line + 8);
+            found = flags.find(std::string(" ") + flag + " ") != std::string::npos
+                    || flags.find(std::string(" ") + flag + "\n") != std::string::npos;
+            inside = false;
+        }
+    }
+    fclose(smaps);
+    return found;
+}
+
+static int huge_pages()
+{
+    const size_t huge = size_t(2) << 20;
+    const size_t n = 5 * huge + 100;  // over 2 MiB, not a whole number of them
+    char *d = nullptr, *small = nullptr;
+    CHECK(cudaMalloc(&d, n) == cudaSuccess);
+    CHECK(reinterpret_cast<uintptr_t>(d) % huge == 0);
+#ifdef MADV_HUGEPAGE
+    CHECK(mapping_has_flag(d, "hg"));  // advised: the kernel may back it with huge pages
+#endif
+    CHECK(cudaMalloc(&small, 4096) == cudaSuccess && reinterpret_cast<uintptr_t>(small) % 256 == 0);
+    CHECK(!mapping_has_flag(small, "hg"));  // small allocations share the heap's pages
+    CHECK(cudaMemset(d, 0x3c, n) == cudaSuccess && d[0] == 0x3c && d[n - 1] == 0x3c);
+    size_t free_bytes = 0, total_bytes = 0, before = 0;
+    CHECK(cudaMemGetInfo(&before, &total_bytes) == cudaSuccess);
+    CHECK(cudaFree(d) == cudaSuccess);
+    CHECK(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess && free_bytes == before + n);  // counted as asked
+    CHECK(cudaFree(small) == cudaSuccess);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const std::string section = argc > 1 ? argv[1] : "";
@@ -782,6 +829,8 @@ int main(int argc, char **argv)
         status = memory();
     else if (section == "large_copies")
         status = large_copies();
+    else if (section == "huge_pages")
+        status = huge_pages();
     else if (section == "symbols")
         status = symbols();
     else if (section == "events")
