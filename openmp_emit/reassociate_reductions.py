@@ -354,7 +354,7 @@ def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], 
     sum_name = fresh_name("block_sum", used)
     total = ir.Name(sum_name, ctx.fresh_sym(sum_name, accumulate, "local", loc), loc=loc)
     summed_name = fresh_name("block_summed", used | {sum_name})
-    summed = ir.Name(summed_name, ctx.fresh_sym(summed_name, "bool", "local", loc), loc=loc)
+    summed = ir.Name(summed_name, ctx.fresh_sym(summed_name, "const bool", "local", loc), loc=loc)
     value_name = fresh_name("value", used | {sum_name, summed_name})
     value = ir.Name(value_name, ctx.fresh_sym(value_name, tree.element, "local", loc), loc=loc)
     *before, last = fill.body.stmts
