@@ -538,6 +538,16 @@ def _unsigned_text(text: str) -> str:
 #: copy over a row of threads a loop instead of calling memcpy for it.
 KERNEL_ATTRIBUTES = "MOCCUDA_KERNEL"
 
+#: The same for a function whose thread loops sum a block as they load it: g++ also unrolls them.
+SUMMING_KERNEL_ATTRIBUTES = "MOCCUDA_SUMMING_KERNEL"
+
+
+def sums_a_block(kernel: ir.Kernel) -> bool:
+    """Whether ``kernel`` sums a block in a loop (``reassociate-reductions``: a thread loop with
+    ``sums``, or a ``SimdReduction`` over a row of ``__shared__`` values)."""
+    return any(isinstance(n, ir.ThreadLoop) and n.sums or isinstance(n, ir.SimdReduction)
+               for n in kernel.body.walk())
+
 
 def kernel_signature(kernel: ir.Kernel, name: str = "", head: str = "") -> str:
     params = ["moccuda::LaunchConfig launch"] + [_declare_param(p) for p in kernel.params]
@@ -565,8 +575,9 @@ def emit_kernel(kernel: ir.Kernel, team: bool = False, trapping: frozenset[str] 
     args = ", ".join(["launch"] + [p.name for p in kernel.params])
     if kernel.template:
         printer.emit(kernel.template)
-    # The function that holds the thread loops: compiled without loop-to-library-call patterns.
-    printer.emit(KERNEL_ATTRIBUTES)
+    # The function that holds the thread loops: compiled without loop-to-library-call patterns,
+    # and with its block sums unrolled.
+    printer.emit(SUMMING_KERNEL_ATTRIBUTES if sums_a_block(kernel) else KERNEL_ATTRIBUTES)
     if team:
         printer.emit(f"{kernel_signature(kernel, team_function_name(kernel.name), 'static ')}")
         printer.emit("{")

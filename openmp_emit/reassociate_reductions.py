@@ -89,7 +89,8 @@ it where ``constant-block`` made the shape a constant, leaving the OpenMP reduct
 
 ``ThreadLoop.sums`` prints as ``reduction(+:block_sum)`` on the loop's ``omp simd`` (or, under
 the nested schedule, its ``omp for``); a constant first stride ``C`` then needs
-``blockDim.x == 2C`` (the loop's threads are exactly the tree's entries).
+``blockDim.x == 2C`` (the loop's threads are exactly the tree's entries).  The kernel holding
+either form is emitted as ``MOCCUDA_SUMMING_KERNEL`` (``emit.sums_a_block``): g++ unrolls its loops.
 """
 
 from __future__ import annotations

@@ -137,6 +137,22 @@ inline __host__ __device__ void __nanosleep(unsigned int ns)
 #endif
 #endif
 
+/* Before a kernel function that sums a block as it loads it (reassociate-reductions: a loop over
+ * the block's threads with one load and one addition each) instead of MOCCUDA_KERNEL.  g++ does
+ * not unroll loops (-funroll-loops is off at every level), and this loop is short and tiny: a
+ * block of 256 ints is 64 SSE additions, so rolled, every block pays a mispredicted loop exit,
+ * and where the loop's 16 bytes fall in a 64-byte fetch line decides its speed (4M ints: 0.41 to
+ * 0.66 ms by code layout, 0.27 to 0.29 ms unrolled; an OpenMP reduction takes 0.30).  nvcc unrolls
+ * device code by itself.  Only these kernels: unrolling every kernel made Rodinia's srad 6-7%
+ * slower (its thread loops are long bodies of gathers and divisions). */
+#ifndef MOCCUDA_SUMMING_KERNEL /* -DMOCCUDA_SUMMING_KERNEL= compiles them as host code is */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(__OPTIMIZE_SIZE__)
+#define MOCCUDA_SUMMING_KERNEL __attribute__((optimize("no-tree-loop-distribute-patterns", "unroll-loops")))
+#else
+#define MOCCUDA_SUMMING_KERNEL MOCCUDA_KERNEL
+#endif
+#endif
+
 namespace moccuda {
 
 /* Placement new in device code (`new (p) T(args)`, `new (p) T{args}`), as cuda2cpu writes it. */
