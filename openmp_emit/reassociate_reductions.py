@@ -291,19 +291,12 @@ def _array_only_subscripted(sym: int, body: ir.Stmt) -> bool:
 def _block_sum(tree: Tree, used: set[str], ctx: PassContext) -> ir.Stmt:
     """``if (a power-of-two 1-D block) { the SIMD sum into a[0] } else { the tree }``."""
     loc = tree.loop.loc
-    kind = integer_kind(tree.element)
-    accumulate = tree.element if kind is None else UNSIGNED_OF_WIDTH[kind[1]]
+    accumulate = _accumulator_type(tree.element)
     array = ir.Name(tree.array.name, tree.array.sym, loc=loc)
 
     def entry(index: ir.Expr) -> ir.Expr:
         value = ir.Index(array, index, loc=loc)
-        return value if kind is None else ir.Cast(accumulate, value, loc=loc)
-
-    def builtin(dim: str) -> ir.Expr:
-        return ir.Builtin("blockDim", dim, loc=loc)
-
-    def literal(text: str) -> ir.Expr:
-        return ir.Literal(text, loc=loc)
+        return value if integer_kind(tree.element) is None else ir.Cast(accumulate, value, loc=loc)
 
     sum_name = fresh_name("block_sum", used)
     sum_sym = ctx.fresh_sym(sum_name, accumulate, "local", loc)
@@ -311,28 +304,24 @@ def _block_sum(tree: Tree, used: set[str], ctx: PassContext) -> ir.Stmt:
     index_sym = ctx.fresh_sym(index_name, "unsigned int", "local", loc)
     total = ir.Name(sum_name, sum_sym, loc=loc)
     index = ir.Name(index_name, index_sym, loc=loc)
+    x = ir.Builtin("blockDim", "x", loc=loc)
     # The tree sums blockDim.x entries, or twice its first stride when that is a constant.
-    count = builtin("x") if tree.first_stride is None else literal(f"{2 * tree.first_stride}u")
-    loop = ir.For(ir.VarDecl(index_sym, index_name, "unsigned int", literal("1u"), loc=loc),
+    count = x if tree.first_stride is None else ir.Literal(f"{2 * tree.first_stride}u", loc=loc)
+    loop = ir.For(ir.VarDecl(index_sym, index_name, "unsigned int", ir.Literal("1u", loc=loc), loc=loc),
                   ir.Binary("<", index, count, loc=loc),
                   ir.Unary("++", index, loc=loc),
                   ir.Block((ir.ExprStmt(ir.Assign("+=", total, entry(index), loc=loc), loc=loc),), loc=loc),
                   loc=loc)
-    result = total if kind is None else ir.Cast(tree.element, total, loc=loc)
     summed = ir.Block((
-        ir.VarDecl(sum_sym, sum_name, accumulate, entry(literal("0")), loc=loc),
+        ir.VarDecl(sum_sym, sum_name, accumulate, entry(ir.Literal("0", loc=loc)), loc=loc),
         ir.SimdReduction(loop, "+", total, loc=loc),
-        ir.ExprStmt(ir.Assign("=", ir.Index(array, literal("0"), loc=loc), result, loc=loc), loc=loc),
+        _sum_into_first_entry(tree, total),
     ), loc=loc)
     if tree.first_stride is None:
-        whole_tree = ir.Binary("==", ir.Binary("&", builtin("x"), ir.Binary("-", builtin("x"), literal("1u"), loc=loc),
-                                               loc=loc), literal("0u"), loc=loc)
+        whole_tree = _power_of_two(x)
     else:  # every thread of the tree's first step exists
-        whole_tree = ir.Binary(">=", builtin("x"), literal(f"{tree.first_stride}u"), loc=loc)
-    one_dimensional = ir.Binary("&&", ir.Binary("==", builtin("y"), literal("1u"), loc=loc),
-                                ir.Binary("==", builtin("z"), literal("1u"), loc=loc), loc=loc)
-    return ir.If(ir.Binary("&&", one_dimensional, whole_tree, loc=loc), summed, ir.Block((tree.loop,), loc=loc),
-                 loc=loc)
+        whole_tree = ir.Binary(">=", x, ir.Literal(f"{tree.first_stride}u", loc=loc), loc=loc)
+    return ir.If(_one_dimensional_and(whole_tree), summed, ir.Block((tree.loop,), loc=loc), loc=loc)
 
 
 def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], ctx: PassContext) -> list[ir.Stmt]:
@@ -349,9 +338,7 @@ def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], 
     ``block_summed`` depends on the block's shape only, so g++ moves the test out of the loop
     (it folds it where ``constant-block`` made the shape a constant)."""
     loc = tree.loop.loc
-    kind = integer_kind(tree.element)
-    accumulate = tree.element if kind is None else UNSIGNED_OF_WIDTH[kind[1]]
-    array = ir.Name(tree.array.name, tree.array.sym, loc=loc)
+    accumulate = _accumulator_type(tree.element)
     sum_name = fresh_name("block_sum", used)
     total = ir.Name(sum_name, ctx.fresh_sym(sum_name, accumulate, "local", loc), loc=loc)
     summed_name = fresh_name("block_summed", used | {sum_name})
@@ -363,24 +350,50 @@ def _fused_sum(tree: Tree, fill: ir.ThreadLoop, index: ir.Expr, used: set[str], 
     own_value = ir.VarDecl(value.sym, value_name, tree.element, fill_store.value, loc=last.loc)
     store_unless_summed = ir.If(ir.Unary("!", summed, loc=loc),
                                 ir.ExprStmt(replace(fill_store, value=value), loc=last.loc), loc=last.loc)
-    added: ir.Expr = value if kind is None else ir.Cast(accumulate, value, loc=loc)
+    added: ir.Expr = value if integer_kind(tree.element) is None else ir.Cast(accumulate, value, loc=loc)
     add = ir.ExprStmt(ir.Assign("+=", total, added, loc=loc), loc=loc)
     summing = replace(fill, body=replace(fill.body, stmts=(*before, own_value, store_unless_summed, add)),
                       sums=(total,))
-    result = total if kind is None else ir.Cast(tree.element, total, loc=loc)
-    store = ir.ExprStmt(ir.Assign("=", ir.Index(array, ir.Literal("0", loc=loc), loc=loc), result, loc=loc), loc=loc)
     # The loop's threads are blockDim.x entries: the tree's when it sums exactly those.
-    x, y, z = (ir.Builtin("blockDim", d, loc=loc) for d in "xyz")
-    one = ir.Literal("1u", loc=loc)
+    x = ir.Builtin("blockDim", "x", loc=loc)
     if tree.first_stride is None:
-        whole = ir.Binary("==", ir.Binary("&", x, ir.Binary("-", x, one, loc=loc), loc=loc), ir.Literal("0u", loc=loc),
-                          loc=loc)
+        whole = _power_of_two(x)
     else:
         whole = ir.Binary("==", x, ir.Literal(f"{2 * tree.first_stride}u", loc=loc), loc=loc)
-    one_dimensional = ir.Binary("&&", ir.Binary("==", y, one, loc=loc), ir.Binary("==", z, one, loc=loc), loc=loc)
-    return [ir.VarDecl(summed.sym, summed_name, "const bool", ir.Binary("&&", one_dimensional, whole, loc=loc), loc=loc),
+    return [ir.VarDecl(summed.sym, summed_name, "const bool", _one_dimensional_and(whole), loc=loc),
             ir.VarDecl(total.sym, sum_name, accumulate, ir.Literal("0", loc=loc), loc=loc), summing,
-            ir.If(summed, ir.Block((store,), loc=loc), ir.Block((tree.loop,), loc=loc), loc=loc)]
+            ir.If(summed, ir.Block((_sum_into_first_entry(tree, total),), loc=loc), ir.Block((tree.loop,), loc=loc),
+                  loc=loc)]
+
+
+def _accumulator_type(element: str) -> str:
+    """What a block's sum of ``element`` values is accumulated in: the type itself for floating
+    point, its unsigned type for integers (wrapping as the tree's additions do, without signed
+    overflow's undefined behaviour)."""
+    kind = integer_kind(element)
+    return element if kind is None else UNSIGNED_OF_WIDTH[kind[1]]
+
+
+def _sum_into_first_entry(tree: Tree, total: ir.Name) -> ir.Stmt:
+    """``a[0] = (T)total;``: the tree's result, where it leaves it."""
+    loc = tree.loop.loc
+    array = ir.Name(tree.array.name, tree.array.sym, loc=loc)
+    result = total if integer_kind(tree.element) is None else ir.Cast(tree.element, total, loc=loc)
+    return ir.ExprStmt(ir.Assign("=", ir.Index(array, ir.Literal("0", loc=loc), loc=loc), result, loc=loc), loc=loc)
+
+
+def _power_of_two(x: ir.Expr) -> ir.Expr:
+    """``(x & (x - 1u)) == 0u``."""
+    loc = x.loc
+    return ir.Binary("==", ir.Binary("&", x, ir.Binary("-", x, ir.Literal("1u", loc=loc), loc=loc), loc=loc),
+                     ir.Literal("0u", loc=loc), loc=loc)
+
+
+def _one_dimensional_and(x_test: ir.Expr) -> ir.Expr:
+    """``blockDim.y == 1u && blockDim.z == 1u && x_test``."""
+    loc = x_test.loc
+    y, z = (ir.Binary("==", ir.Builtin("blockDim", d, loc=loc), ir.Literal("1u", loc=loc), loc=loc) for d in "yz")
+    return ir.Binary("&&", ir.Binary("&&", y, z, loc=loc), x_test, loc=loc)
 
 
 # ------------------------------------------------------------------------------ shape tests
