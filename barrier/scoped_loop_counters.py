@@ -40,8 +40,8 @@ from dataclasses import dataclass, replace
 
 from barrier.liveness import fresh_name
 from foundation import ir
-from foundation.integer_types import integer_kind
 from foundation.passes import PassContext, map_kernels, register
+from foundation.scalar_types import scalar_kind
 
 
 @register
@@ -171,12 +171,10 @@ def _names_other_than(loop: ir.For, name: str, sym: int) -> bool:
 
 
 def _scalar(type_: str) -> bool:
-    words = type_.replace("*", " * ").split()
-    if "volatile" in words or "const" in words or "&" in type_ or "[" in type_ or "auto" in words:
+    """A non-const arithmetic or pointer type: a counter the loop assigns."""
+    if "const" in type_.replace("*", " * ").split():
         return False
-    if type_.rstrip().endswith("*"):
-        return True
-    return integer_kind(" ".join(words)) is not None or " ".join(words) in ("float", "double")
+    return scalar_kind(type_) in ("integer", "floating", "pointer")
 
 
 def _effect_free(e: ir.Expr) -> bool:

@@ -47,8 +47,8 @@ from dataclasses import dataclass, replace
 
 from barrier.liveness import fresh_name, used_symbols
 from foundation import ir
-from foundation.integer_types import integer_kind
 from foundation.passes import PassContext, map_kernels, register
+from foundation.scalar_types import scalar_kind
 
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>",
              "&=": "&", "|=": "|", "^=": "^"}
@@ -101,16 +101,6 @@ def _changes(kernel: ir.Kernel) -> dict[int, list[ir.Node]]:
     return found
 
 
-def _scalar(type_: str) -> bool:
-    words = type_.replace("*", " * ").split()
-    if "volatile" in words or "&" in type_ or "[" in type_ or "auto" in words:
-        return False
-    if type_.rstrip().endswith("*"):
-        return True
-    plain = " ".join(w for w in words if w != "const")
-    return integer_kind(plain) is not None or plain in ("float", "double", "long double", "bool")
-
-
 def _assignment_of(stmt: ir.Stmt, sym: int) -> ir.Assign | None:
     """``stmt`` when it is the statement ``v = e;`` or ``v op= e;`` for the variable ``sym``."""
     if not isinstance(stmt, ir.ExprStmt) or not isinstance(stmt.expr, ir.Assign):
@@ -127,7 +117,7 @@ def _candidates(block: ir.Block, changes: dict[int, list[ir.Node]]) -> dict[int,
         return {}
     found: dict[int, int] = {}
     for i, s in enumerate(block.stmts):
-        if not isinstance(s, ir.VarDecl) or s.storage != "auto" or not _scalar(s.type):
+        if not isinstance(s, ir.VarDecl) or s.storage != "auto" or scalar_kind(s.type) is None:
             continue
         nodes = changes.get(s.sym, [])
         if not nodes:

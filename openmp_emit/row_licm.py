@@ -54,7 +54,7 @@ from foundation import ir
 from foundation.expression_printer import print_expr, var_decl_text
 from foundation.integer_types import unpromoted_integer_kind
 from foundation.passes import PassContext, map_kernels, register
-from openmp_emit.thread_indices import plain_type
+from foundation.scalar_types import scalar_kind
 
 #: Statements after which a thread may not reach the rest of its body.
 _EXITS = (ir.Return, ir.NextThread, ir.Goto, ir.Label)
@@ -167,13 +167,11 @@ def _effect_free(s: ir.Stmt) -> bool:
         or (isinstance(n, ir.Call) and not is_pure_function(n.func)) for n in s.init.walk())
 
 
-#: The scalar types besides the integer ones.
-_OTHER_SCALARS = frozenset({"float", "double", "long double", "bool"})
-
-
 def _scalar(type_text: str) -> bool:
-    t = plain_type(type_text)
-    return t in _OTHER_SCALARS or unpromoted_integer_kind(t) is not None
+    """A scalar other than a pointer, and not an integer narrower than ``int`` (its arithmetic
+    happens in ``int``: its declared type does not say what a computation's value is)."""
+    kind = scalar_kind(type_text)
+    return kind in ("floating", "bool") or (kind == "integer" and unpromoted_integer_kind(type_text) is not None)
 
 
 @dataclass

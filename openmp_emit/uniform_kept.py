@@ -51,8 +51,8 @@ from dataclasses import dataclass, replace
 
 from barrier.liveness import assigned_symbols
 from foundation import ir
-from foundation.integer_types import integer_kind
 from foundation.passes import PassContext, map_kernels, register
+from foundation.scalar_types import scalar_kind
 
 _ARITHMETIC_OPS = frozenset("+ - * << >> & | ^".split())
 _ASSIGN_OPS = frozenset("= += -= *= <<= >>= &= |= ^=".split())
@@ -127,8 +127,7 @@ def _block_level_decls(node: ir.Node):
 
 
 def _scalar(type_: str) -> bool:
-    plain = _plain(type_)
-    return integer_kind(plain) is not None or plain in ("float", "double")
+    return scalar_kind(type_) in ("integer", "floating")
 
 
 def _plain(type_: str) -> str:
