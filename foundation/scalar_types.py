@@ -35,4 +35,3 @@ def scalar_kind(type_spelling: str) -> str | None:
     if plain in FLOATING:
         return "floating"
     return "bool" if plain == "bool" else None
-

@@ -102,8 +102,8 @@ from barrier.liveness import fresh_name
 from foundation import ir
 from foundation.integer_types import int_literal, integer_kind
 from foundation.passes import PassContext, map_kernels, register
+from foundation.scalar_types import FLOATING
 
-FLOATING = frozenset({"float", "double", "long double"})
 #: The unsigned type of each integer width: integer sums run in it, so that they wrap (as the
 #: tree's additions would, on the same values) instead of overflowing a signed type.
 UNSIGNED_OF_WIDTH = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
